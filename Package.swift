@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-fleet-engine",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FleetEngineCodec", targets: ["FleetEngineCodec"]),
+        .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
+        .executable(name: "fleettrips", targets: ["fleettrips"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CProtobufC",
+            pkgConfig: "libprotobuf-c",
+            providers: [.apt(["libprotobuf-c-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "CFleetEngineProtos",
+            dependencies: ["CProtobufC"],
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "FleetEngineCodec",
+            dependencies: ["CFleetEngineProtos", "CProtobufC"]
+        ),
+        .target(
+            name: "FleetEngineWire",
+            dependencies: ["FleetEngineCodec", "CZlib"]
+        ),
+        .target(
+            name: "FleetTripsCLI",
+            dependencies: [
+                "FleetEngineCodec",
+                "FleetEngineWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "fleettrips",
+            dependencies: ["FleetTripsCLI"]
+        ),
+        .testTarget(
+            name: "FleetEngineCodecTests",
+            dependencies: ["FleetEngineCodec"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FleetEngineWireTests",
+            dependencies: ["FleetEngineWire"]
+        ),
+        .testTarget(
+            name: "FleetTripsCLITests",
+            dependencies: ["FleetTripsCLI"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

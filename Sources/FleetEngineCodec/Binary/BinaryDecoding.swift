@@ -1,0 +1,115 @@
+import CFleetEngineProtos
+import CProtobufC
+
+/// Binary input to Swift values: protobuf-c unpacks, the generated conversions copy out.
+///
+/// The fast path is one protobuf-c unpack into an arena and one copy into Swift values. Only when
+/// that fails does the ``WireScanner`` run: to locate the fault for the error, or to rewrite valid
+/// input that protobuf-c cannot take and unpack that instead.
+enum BinaryDecoding {
+    /// Bytes of stack the arena starts with; a typical trip's C structs fit in it.
+    private static let initialArenaSize = 16 * 1024
+
+    private enum Failure: Error {
+        case refused(exhausted: Bool)
+        case conversion(CodecError)
+    }
+
+    static func decode<M: CBackedMessage>(
+        _ type: M.Type,
+        from bytes: some Collection<UInt8>,
+        options: DecodingOptions
+    ) throws(CodecError) -> M {
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(CodecError) -> M in try decode(M.self, buffer: buffer, options: options) }
+        }
+        if let contiguous { return try contiguous.get() }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(CodecError) -> M in
+            try decode(M.self, buffer: buffer, options: options)
+        }
+    }
+
+    static func decode<M: CBackedMessage>(
+        _ type: M.Type,
+        buffer: UnsafeBufferPointer<UInt8>,
+        options: DecodingOptions
+    ) throws(CodecError) -> M {
+        guard buffer.count <= options.maxMessageSize else {
+            throw CodecError(
+                code: .messageTooLarge,
+                message: "\(M.protoMessageName) is \(buffer.count) bytes, over the limit of \(options.maxMessageSize)",
+                byteOffset: options.maxMessageSize
+            )
+        }
+        let failure: Failure
+        switch unpack(M.self, buffer, rewritten: false) {
+        case .success(let message): return message
+        case .failure(let fault): failure = fault
+        }
+        let scanner = WireScanner(bytes: buffer, options: options)
+        let needsRewrite = try scanner.check(M.wireSchema)
+        if case .refused(exhausted: true) = failure { throw memoryError(M.self, size: buffer.count) }
+        guard needsRewrite else {
+            if case .conversion(let error) = failure { throw error }
+            throw CodecError(
+                code: .rejectedByProtobufC,
+                message: "protobuf-c refused \(M.protoMessageName) input that the scanner found well-formed"
+            )
+        }
+        let rewritten = try scanner.rewrite(M.wireSchema)
+        let second = rewritten.withUnsafeBufferPointer { unpack(M.self, $0, rewritten: true) }
+        switch second {
+        case .success(let message):
+            return message
+        case .failure(.refused(exhausted: true)):
+            throw memoryError(M.self, size: buffer.count)
+        case .failure(.refused(exhausted: false)):
+            throw CodecError(
+                code: .rejectedByProtobufC,
+                message: "protobuf-c refused \(M.protoMessageName) input even after unsupported fields were wrapped"
+            )
+        case .failure(.conversion(let error)):
+            throw error
+        }
+    }
+
+    private static func memoryError<M: CBackedMessage>(_ type: M.Type, size: Int) -> CodecError {
+        CodecError(
+            code: .memoryLimitExceeded,
+            message: "unpacking \(size) bytes of \(M.protoMessageName) needs more than \(arenaLimit(for: size)) bytes"
+        )
+    }
+
+    /// protobuf-c's structs for a message are a bounded multiple of its size (an empty sub-message
+    /// costs 2 bytes on the wire and a pointer plus a struct in memory); this caps that multiple.
+    static func arenaLimit(for size: Int) -> Int {
+        64 * size + 1024 * 1024
+    }
+
+    private static func unpack<M: CBackedMessage>(
+        _ type: M.Type,
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        rewritten: Bool
+    ) -> Result<M, Failure> {
+        withUnsafeTemporaryAllocation(of: fe_arena.self, capacity: 1) { arenaBuffer in
+            withUnsafeTemporaryAllocation(byteCount: initialArenaSize, alignment: 16) { initial in
+                let arena = arenaBuffer.baseAddress.unsafelyUnwrapped
+                fe_arena_init(arena, initial.baseAddress, initial.count, arenaLimit(for: buffer.count))
+                defer { fe_arena_release(arena) }
+                // protobuf-c reads nothing for an empty input, but wants a pointer all the same.
+                var empty: UInt8 = 0
+                let unpacked = withUnsafePointer(to: &empty) { emptyPointer in
+                    let allocator = UnsafeMutableRawPointer(arena).assumingMemoryBound(to: ProtobufCAllocator.self)
+                    return M.cUnpack(allocator, buffer.count, buffer.baseAddress ?? emptyPointer)
+                }
+                guard let unpacked else { return .failure(.refused(exhausted: arena.pointee.exhausted != 0)) }
+                var context = CDecodeContext(rewritten: rewritten)
+                do throws(CodecError) {
+                    return .success(try M(cMessage: unpacked, context: &context))
+                } catch {
+                    return .failure(.conversion(error))
+                }
+            }
+        }
+    }
+}

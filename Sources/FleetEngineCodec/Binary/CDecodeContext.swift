@@ -1,0 +1,80 @@
+import CProtobufC
+
+/// State shared while an unpacked protoc-c message is copied into Swift values.
+struct CDecodeContext {
+    /// True when the input went through ``WireScanner/rewrite(_:)``: then unknown fields under
+    /// ``WireScanner/wrapperFieldNumber`` hold the original bytes of a field protobuf-c could not take.
+    let rewritten: Bool
+
+    func string(_ data: ProtobufCBinaryData) throws(CodecError) -> String {
+        if data.len == 0 { return "" }
+        // protoc-c leaves UTF-8 unchecked; Google's parsers reject invalid UTF-8 in proto3 strings.
+        guard let text = String(validating: UnsafeBufferPointer(start: data.data, count: data.len), as: UTF8.self)
+        else {
+            throw CodecError(code: .invalidUTF8, message: "a string field holds bytes that are not UTF-8")
+        }
+        return text
+    }
+
+    func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
+        if data.len == 0 { return [] }
+        return Array(UnsafeBufferPointer(start: data.data, count: data.len))
+    }
+
+    mutating func messages<M: CBackedMessage>(
+        _ elements: UnsafeMutablePointer<UnsafeMutablePointer<M.CMessage>?>?,
+        count: Int
+    ) throws(CodecError) -> [M] {
+        guard count > 0, let elements else { return [] }
+        var result: [M] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            if let element = elements[index] {
+                result.append(try M(cMessage: element, context: &self))
+            }
+        }
+        return result
+    }
+
+    func strings(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) throws(CodecError) -> [String] {
+        guard count > 0, let elements else { return [] }
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            result.append(try string(elements[index]))
+        }
+        return result
+    }
+
+    func byteArrays(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) -> [[UInt8]] {
+        guard count > 0, let elements else { return [] }
+        return (0..<count).map { bytes(elements[$0]) }
+    }
+
+    func unknownFields(_ base: ProtobufCMessage) throws(CodecError) -> UnknownFields {
+        var fields = UnknownFields()
+        guard let entries = base.unknown_fields else { return fields }
+        for index in 0..<Int(base.n_unknown_fields) {
+            let entry = entries[index]
+            // protobuf-c reads tags up to 2^32 - 1; protobuf allows field numbers up to 2^29 - 1.
+            guard entry.tag >= 1, entry.tag <= WireScanner.maxFieldNumber else {
+                throw CodecError(
+                    code: .invalidFieldNumber,
+                    message: "field number \(entry.tag) is outside 1...\(WireScanner.maxFieldNumber)",
+                    fieldNumber: Int(entry.tag)
+                )
+            }
+            let value = UnsafeBufferPointer(start: entry.data, count: entry.len)
+            if rewritten, entry.tag == WireScanner.wrapperFieldNumber, entry.wire_type.rawValue == 2 {
+                // The payload after the length prefix is the original field, tag and all.
+                var position = 0
+                _ = WireReading.varint(in: value, at: &position)
+                fields.append(raw: UnsafeBufferPointer(rebasing: value[position...]))
+            } else {
+                let tag = UInt64(entry.tag) << 3 | UInt64(entry.wire_type.rawValue)
+                fields.append(tag: tag, value: value)
+            }
+        }
+        return fields
+    }
+}

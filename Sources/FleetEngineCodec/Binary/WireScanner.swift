@@ -1,0 +1,318 @@
+/// Checks protobuf binary input the way Google's parsers do, says where a fault is, and rewrites
+/// the input that is valid protobuf but that protobuf-c cannot unpack.
+///
+/// protobuf-c's unpack only returns NULL on failure, so the decoder runs this scanner when that
+/// happens (and when a conversion check fails) to find the fault: its byte offset, field number and
+/// field path. The scanner also finds valid input that protobuf-c refuses:
+/// - unknown groups (wire types 3 and 4), which protobuf-c does not support at all;
+/// - a known field arriving with another wire type, which Google's parsers keep as an unknown field.
+/// For those, ``rewrite(_:)`` wraps each such field, whole, in a length-delimited field numbered
+/// ``wrapperFieldNumber``; protobuf-c keeps that as an ordinary unknown field, and
+/// ``CDecodeContext`` unwraps it back into the original bytes. A field that really has that number
+/// is wrapped too, so unwrapping is never ambiguous.
+struct WireScanner {
+    /// The largest field number protobuf allows (2^29 - 1).
+    static let maxFieldNumber: UInt32 = (1 << 29) - 1
+    /// The field number that carries wrapped fields through protobuf-c (see the type's description).
+    static let wrapperFieldNumber: UInt32 = maxFieldNumber
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let options: DecodingOptions
+
+    /// Checks the whole input as a `schema` message.
+    ///
+    /// - Returns: whether the input must be rewritten before protobuf-c can unpack it.
+    /// - Throws: the first fault, located.
+    func check(_ schema: WireSchema) throws(CodecError) -> Bool {
+        try check(schema, 0..<bytes.count, path: schema.messageName, depth: 0)
+    }
+
+    /// The input with every field protobuf-c cannot take wrapped (see the type's description).
+    /// Call only after ``check(_:)`` succeeded.
+    func rewrite(_ schema: WireSchema) throws(CodecError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 64)
+        try rewrite(schema, 0..<bytes.count, into: &output)
+        return output
+    }
+
+    // MARK: Checking
+
+    private func check(_ schema: WireSchema, _ range: Range<Int>, path: String, depth: Int) throws(CodecError) -> Bool {
+        guard depth <= options.maxNestingDepth else {
+            throw CodecError(
+                code: .nestingTooDeep,
+                message: "messages nest deeper than \(options.maxNestingDepth) levels",
+                byteOffset: range.lowerBound,
+                fieldPath: path
+            )
+        }
+        var needsRewrite = false
+        var position = range.lowerBound
+        var occurrences: [Int: Int] = [:]
+        while position < range.upperBound {
+            let tagOffset = position
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: path)
+            if wireType == .endGroup {
+                throw CodecError(
+                    code: .unmatchedEndGroup,
+                    message: "end-group tag for field \(number) with no group open",
+                    byteOffset: tagOffset,
+                    fieldNumber: number,
+                    fieldPath: path
+                )
+            }
+            if number == Int(Self.wrapperFieldNumber) { needsRewrite = true }
+            guard let field = schema.field(number: number) else {
+                if wireType == .startGroup { needsRewrite = true }
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                continue
+            }
+            let index = occurrences[number, default: 0]
+            occurrences[number] = index + 1
+            let fieldPath = path + "." + field.name + (field.isRepeated ? "[\(index)]" : "")
+            let packed = field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited
+            guard wireType == field.kind.wireType || packed else {
+                // Google's parsers keep such a field as unknown; protobuf-c refuses it.
+                needsRewrite = true
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                continue
+            }
+            guard wireType == .lengthDelimited else {
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                continue
+            }
+            let body = try readLength(at: &position, limit: range.upperBound, number: number, path: fieldPath)
+            switch field.kind {
+            case .string:
+                try checkUTF8(body, number: number, path: fieldPath)
+            case .message(let nested):
+                if try check(nested(), body, path: fieldPath, depth: depth + 1) { needsRewrite = true }
+            case .bytes:
+                break
+            case .varint, .fixed32, .fixed64:
+                try checkPacked(field.kind, body, number: number, path: fieldPath)
+            }
+            position = body.upperBound
+        }
+        return needsRewrite
+    }
+
+    private func readTag(at position: inout Int, limit: Int, path: String) throws(CodecError) -> (Int, WireType) {
+        let offset = position
+        let tag = try readVarint(at: &position, limit: limit, what: "tag", number: nil, path: path)
+        let number = tag >> 3
+        guard number >= 1, number <= UInt64(Self.maxFieldNumber) else {
+            throw CodecError(
+                code: .invalidFieldNumber,
+                message: "tag names field \(number), outside 1...\(Self.maxFieldNumber)",
+                byteOffset: offset,
+                fieldPath: path
+            )
+        }
+        guard let wireType = WireType(rawValue: UInt8(tag & 7)) else {
+            throw CodecError(
+                code: .invalidWireType,
+                message: "field \(number) has wire type \(tag & 7), which protobuf does not define",
+                byteOffset: offset,
+                fieldNumber: Int(number),
+                fieldPath: path
+            )
+        }
+        return (Int(number), wireType)
+    }
+
+    private func readVarint(
+        at position: inout Int,
+        limit: Int,
+        what: String,
+        number: Int?,
+        path: String
+    ) throws(CodecError) -> UInt64 {
+        let start = position
+        var value: UInt64 = 0
+        for index in 0..<10 {
+            guard position < limit else {
+                throw CodecError(
+                    code: .truncated,
+                    message: "input ends inside a varint (\(what))",
+                    byteOffset: start,
+                    fieldNumber: number,
+                    fieldPath: path
+                )
+            }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7f) << UInt64(7 * index)
+            if byte < 0x80 { return value }
+        }
+        throw CodecError(
+            code: .malformedVarint,
+            message: "varint (\(what)) runs past 10 bytes",
+            byteOffset: start,
+            fieldNumber: number,
+            fieldPath: path
+        )
+    }
+
+    private func readLength(
+        at position: inout Int,
+        limit: Int,
+        number: Int,
+        path: String
+    ) throws(CodecError) -> Range<Int> {
+        let offset = position
+        let length = try readVarint(at: &position, limit: limit, what: "length", number: number, path: path)
+        guard length <= UInt64(limit - position) else {
+            throw CodecError(
+                code: .lengthPastEnd,
+                message: "field \(number) claims \(length) bytes but only \(limit - position) remain",
+                byteOffset: offset,
+                fieldNumber: number,
+                fieldPath: path
+            )
+        }
+        return position..<(position + Int(length))
+    }
+
+    private func skipValue(
+        _ wireType: WireType,
+        number: Int,
+        at position: inout Int,
+        limit: Int,
+        path: String,
+        depth: Int
+    ) throws(CodecError) {
+        let offset = position
+        switch wireType {
+        case .varint:
+            _ = try readVarint(at: &position, limit: limit, what: "field \(number)", number: number, path: path)
+        case .fixed64, .fixed32:
+            let size = wireType == .fixed64 ? 8 : 4
+            guard limit - position >= size else {
+                throw CodecError(
+                    code: .truncated,
+                    message: "field \(number) needs \(size) bytes but only \(limit - position) remain",
+                    byteOffset: offset,
+                    fieldNumber: number,
+                    fieldPath: path
+                )
+            }
+            position += size
+        case .lengthDelimited:
+            position = try readLength(at: &position, limit: limit, number: number, path: path).upperBound
+        case .startGroup:
+            try skipGroup(number: number, at: &position, limit: limit, path: path, depth: depth + 1)
+        case .endGroup:
+            // Callers handle end-group tags before asking to skip a value.
+            break
+        }
+    }
+
+    private func skipGroup(number: Int, at position: inout Int, limit: Int, path: String, depth: Int) throws(CodecError) {
+        let start = position
+        guard depth <= options.maxNestingDepth else {
+            throw CodecError(
+                code: .nestingTooDeep,
+                message: "groups nest deeper than \(options.maxNestingDepth) levels",
+                byteOffset: start,
+                fieldNumber: number,
+                fieldPath: path
+            )
+        }
+        while position < limit {
+            let tagOffset = position
+            let (inner, wireType) = try readTag(at: &position, limit: limit, path: path)
+            if wireType == .endGroup {
+                guard inner == number else {
+                    throw CodecError(
+                        code: .unmatchedEndGroup,
+                        message: "group of field \(number) closed by an end-group tag for field \(inner)",
+                        byteOffset: tagOffset,
+                        fieldNumber: inner,
+                        fieldPath: path
+                    )
+                }
+                return
+            }
+            try skipValue(wireType, number: inner, at: &position, limit: limit, path: path, depth: depth)
+        }
+        throw CodecError(
+            code: .truncated,
+            message: "group of field \(number) is never closed",
+            byteOffset: start,
+            fieldNumber: number,
+            fieldPath: path
+        )
+    }
+
+    private func checkPacked(_ kind: WireSchema.Kind, _ body: Range<Int>, number: Int, path: String) throws(CodecError) {
+        switch kind {
+        case .fixed32, .fixed64:
+            let size = kind.wireType == .fixed64 ? 8 : 4
+            guard body.count % size == 0 else {
+                throw CodecError(
+                    code: .truncated,
+                    message: "packed field \(number) is \(body.count) bytes, not a multiple of \(size)",
+                    byteOffset: body.lowerBound,
+                    fieldNumber: number,
+                    fieldPath: path
+                )
+            }
+        default:
+            var position = body.lowerBound
+            while position < body.upperBound {
+                _ = try readVarint(
+                    at: &position, limit: body.upperBound, what: "packed element", number: number, path: path)
+            }
+        }
+    }
+
+    private func checkUTF8(_ body: Range<Int>, number: Int, path: String) throws(CodecError) {
+        if let bad = UTF8Validation.firstInvalidByte(in: UnsafeBufferPointer(rebasing: bytes[body])) {
+            throw CodecError(
+                code: .invalidUTF8,
+                message: "string field \(number) is not valid UTF-8",
+                byteOffset: body.lowerBound + bad,
+                fieldNumber: number,
+                fieldPath: path
+            )
+        }
+    }
+
+    // MARK: Rewriting
+
+    private func rewrite(_ schema: WireSchema, _ range: Range<Int>, into output: inout [UInt8]) throws(CodecError) {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let start = position
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: schema.messageName)
+            let tagEnd = position
+            let field = schema.field(number: number)
+            var fits = false
+            if let field, number != Int(Self.wrapperFieldNumber) {
+                fits = wireType == field.kind.wireType
+                    || (field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited)
+            }
+            if fits, let field, case .message(let nested) = field.kind {
+                let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
+                var inner: [UInt8] = []
+                try rewrite(nested(), body, into: &inner)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<tagEnd]))
+                WireReading.appendVarint(UInt64(inner.count), to: &output)
+                output.append(contentsOf: inner)
+                position = body.upperBound
+                continue
+            }
+            try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: 0)
+            let whole = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            if fits || (field == nil && wireType != .startGroup && number != Int(Self.wrapperFieldNumber)) {
+                output.append(contentsOf: whole)
+            } else {
+                WireReading.appendVarint(UInt64(Self.wrapperFieldNumber) << 3 | 2, to: &output)
+                WireReading.appendVarint(UInt64(whole.count), to: &output)
+                output.append(contentsOf: whole)
+            }
+        }
+    }
+}

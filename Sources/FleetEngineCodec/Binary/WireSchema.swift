@@ -1,0 +1,56 @@
+/// What the wire scanner needs to know of a message type: its fields' numbers, names and kinds.
+///
+/// Generated for every message (`wireSchema`); the scanner uses it to check a message the way
+/// Google's parsers do, and to say which field a fault is in.
+struct WireSchema: Sendable {
+    enum Kind: Sendable {
+        case varint
+        case fixed32
+        case fixed64
+        case string
+        case bytes
+        case message(@Sendable () -> WireSchema)
+
+        /// The wire type a field of this kind is sent with (unpacked).
+        var wireType: WireType {
+            switch self {
+            case .varint: .varint
+            case .fixed32: .fixed32
+            case .fixed64: .fixed64
+            case .string, .bytes, .message: .lengthDelimited
+            }
+        }
+
+        /// Scalar numeric kinds may also arrive packed, as one length-delimited field.
+        var isPackable: Bool {
+            switch self {
+            case .varint, .fixed32, .fixed64: true
+            case .string, .bytes, .message: false
+            }
+        }
+    }
+
+    struct Field: Sendable {
+        var number: Int
+        var name: String
+        var kind: Kind
+        var isRepeated: Bool
+    }
+
+    var messageName: String
+    var fields: [Field]
+
+    func field(number: Int) -> Field? {
+        fields.first { $0.number == number }
+    }
+}
+
+/// The six wire types of protobuf's encoding (3 and 4 are groups).
+enum WireType: UInt8, Sendable {
+    case varint = 0
+    case fixed64 = 1
+    case lengthDelimited = 2
+    case startGroup = 3
+    case endGroup = 4
+    case fixed32 = 5
+}

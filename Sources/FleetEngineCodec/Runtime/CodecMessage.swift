@@ -1,0 +1,51 @@
+import CProtobufC
+
+/// A message type whose binary form goes through protoc-c's generated C.
+///
+/// Generated for every message: `CMessage` is the protoc-c struct, the static functions are its
+/// generated pack/unpack functions, and the two conversions copy between the struct and the Swift value.
+protocol CBackedMessage: ProtobufMessage {
+    associatedtype CMessage
+
+    /// Field numbers, names and kinds, for the scanner that checks input and locates faults.
+    static var wireSchema: WireSchema { get }
+
+    static func cUnpack(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>,
+        _ count: Int,
+        _ bytes: UnsafePointer<UInt8>
+    ) -> UnsafeMutablePointer<CMessage>?
+    static func cPackedSize(_ c: UnsafePointer<CMessage>) -> Int
+    static func cPack(_ c: UnsafePointer<CMessage>, into bytes: UnsafeMutablePointer<UInt8>) -> Int
+
+    /// Copies an unpacked C message into a Swift value.
+    init(cMessage: UnsafePointer<CMessage>, context: inout CDecodeContext) throws(CodecError)
+
+    /// Fills a C message (memory from `arena`) from this value, ready for packing.
+    func fillC(_ c: UnsafeMutablePointer<CMessage>, arena: EncodeArena)
+}
+
+/// A message type with a proto3 JSON form.
+protocol JSONCodableMessage: ProtobufMessage {
+    /// Writes the object's members, without the braces (so `google.protobuf.Any` can put `@type` first).
+    func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError)
+    /// Writes the whole JSON value.
+    func writeJSON(_ w: inout JSONWriter) throws(CodecError)
+    /// Reads the whole JSON value.
+    init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError)
+    /// Well-known types whose JSON is not an object of their fields; inside `Any` they appear under "value".
+    static var hasSpecialJSONForm: Bool { get }
+}
+
+extension JSONCodableMessage {
+    func writeJSON(_ w: inout JSONWriter) throws(CodecError) {
+        w.beginObject()
+        try writeJSONMembers(&w)
+        w.endObject()
+    }
+
+    static var hasSpecialJSONForm: Bool { false }
+}
+
+/// What every generated message is.
+typealias CodecMessage = CBackedMessage & JSONCodableMessage

@@ -1,0 +1,77 @@
+extension AnyMessage: JSONCodableMessage {
+    static var hasSpecialJSONForm: Bool { true }
+
+    /// The full name of the packed type: what follows the last "/" of the type URL.
+    var packedTypeName: Substring {
+        typeURL.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+    }
+
+    /// `{"@type": URL, ...the packed message's members}`, or for well-known types
+    /// `{"@type": URL, "value": ...}` (the proto3 JSON mapping of Any).
+    func writeJSON(_ w: inout JSONWriter) throws(CodecError) {
+        w.beginObject()
+        try writeJSONMembers(&w)
+        w.endObject()
+    }
+
+    func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
+        // An Any with nothing set prints as {}, as Google's printer does.
+        if typeURL.isEmpty && value.isEmpty { return }
+        guard let type = MessageRegistry.codecTypes[String(packedTypeName)] else {
+            throw CodecError(
+                code: .unknownTypeURL,
+                message: "google.protobuf.Any holds \"\(typeURL)\", a type this codec does not know",
+                fieldPath: Self.protoMessageName + ".type_url"
+            )
+        }
+        w.name("@type", "@type")
+        w.string(typeURL)
+        try Self.writePacked(type, value, to: &w)
+    }
+
+    private static func writePacked<M: CodecMessage>(
+        _ type: M.Type,
+        _ bytes: [UInt8],
+        to w: inout JSONWriter
+    ) throws(CodecError) {
+        let message = try M(serializedBytes: bytes)
+        try message.writeJSONMembers(&w)
+    }
+
+    init(json: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        self.init()
+        let members = try context.object(json, typeName: Self.protoMessageName)
+        if members.isEmpty { return }
+        guard let typeMember = members.first(where: { $0.key == "@type" }) else {
+            throw context.error(.invalidJSONValue, "google.protobuf.Any needs an \"@type\" member", at: json)
+        }
+        typeURL = try context.string(typeMember.value)
+        guard let type = MessageRegistry.codecTypes[String(packedTypeName)] else {
+            throw context.error(
+                .unknownTypeURL, "\"\(typeURL)\" is a type this codec does not know", at: typeMember.value)
+        }
+        let rest = members.filter { $0.key != "@type" }
+        value = try Self.readPacked(type, rest, object: json, context: &context)
+    }
+
+    private static func readPacked<M: CodecMessage>(
+        _ type: M.Type,
+        _ members: [JSONMember],
+        object: JSONValue,
+        context: inout JSONReadContext
+    ) throws(CodecError) -> [UInt8] {
+        let message: M
+        if M.hasSpecialJSONForm {
+            guard let inner = members.first(where: { $0.key == "value" }) else {
+                throw context.error(.invalidJSONValue, "\(M.protoMessageName) in an Any needs a \"value\"", at: object)
+            }
+            if let extra = members.first(where: { $0.key != "value" }), !context.options.ignoringUnknownFields {
+                throw context.unknownField(extra, in: M.protoMessageName)
+            }
+            message = try M(json: inner.value, context: &context)
+        } else {
+            message = try M(json: JSONValue(kind: .object(members), offset: object.offset), context: &context)
+        }
+        return message.serializedBytes()
+    }
+}

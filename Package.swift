@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "FleetEngineCodec", targets: ["FleetEngineCodec"]),
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
+        // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
+        .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
     ],
     dependencies: [

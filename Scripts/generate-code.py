@@ -6,10 +6,15 @@
 
 Steps:
 1. protoc compiles Protos/ into a descriptor set (with comments, for the Swift doc comments).
-2. Two protoc-c options are set in that descriptor set, so Protos/ stays the published schema:
-   `(pb_c_field).string_as_bytes` on every string field (protobuf-c otherwise treats strings as
-   C strings and cuts them at the first NUL byte; the Swift side checks UTF-8 itself), and
-   `(pb_c_file).gen_pack_helpers` (pack/unpack functions for nested messages too).
+2. The descriptor set is adjusted for protoc-c, so Protos/ stays the published schema:
+   - `(pb_c_field).string_as_bytes` on every string field (protobuf-c otherwise treats strings as
+     C strings and cuts them at the first NUL byte; the Swift side checks UTF-8 itself);
+   - `(pb_c_file).gen_pack_helpers` (pack/unpack functions for nested messages too);
+   - the files are rendered as proto2, repeated scalars marked packed (proto3's default), so every
+     singular scalar gets a `has_` flag. protobuf-c's own proto3 rule skips a double or float that
+     compares equal to 0, which drops -0.0; Google's encoders write it (its bits are not zero). With
+     the flag, the Swift side decides presence exactly as Google's encoders do. The wire format of
+     both renderings is the same.
 3. protoc-c writes the C into Sources/CFleetEngineProtos (headers under include/, code under generated/).
 4. swift_codegen.py writes Sources/FleetEngineCodec/Generated/.
 
@@ -66,14 +71,24 @@ def with_protobuf_c_options(fds):
     marked = descriptor_pb2.FileDescriptorSet()
     marked.CopyFrom(fds)
 
+    packable = {
+        descriptor_pb2.FieldDescriptorProto.TYPE_STRING,
+        descriptor_pb2.FieldDescriptorProto.TYPE_BYTES,
+        descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+        descriptor_pb2.FieldDescriptorProto.TYPE_GROUP,
+    }
+
     def mark(message):
         for field in message.field:
             if field.type == descriptor_pb2.FieldDescriptorProto.TYPE_STRING:
                 field.options.MergeFromString(STRING_AS_BYTES)
+            if field.label == descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED and field.type not in packable:
+                field.options.packed = True
         for nested in message.nested_type:
             mark(nested)
 
     for file in marked.file:
+        file.syntax = "proto2"
         file.options.MergeFromString(GEN_PACK_HELPERS)
         file.ClearField("source_code_info")
         for message in file.message_type:

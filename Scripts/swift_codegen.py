@@ -540,6 +540,8 @@ def write_encode(w, message, registry):
             w("for (index, key) in %s.keys.sorted().enumerated() {" % field.swift, 3)
             w("let entry = arena.allocate(%s.self)" % entry.c_type, 4)
             w("%s__init(entry)" % entry.c_lower, 4)
+            w("entry.pointee.has_key = 1", 4)
+            w("entry.pointee.has_value = 1", 4)
             w("entry.pointee.key = %s" % encode_scalar(key, "key"), 4)
             w("entry.pointee.value = %s" % encode_scalar(value, "%s[key] ?? %s" % (field.swift, value.default())), 4)
             w("entries[index] = entry", 4)
@@ -567,7 +569,10 @@ def write_encode(w, message, registry):
             w("if let value = %s {" % field.swift, 2)
             w("let wrapper = arena.allocate(%s.self)" % wrapper.c_type, 3)
             w("%s__init(wrapper)" % wrapper.c_lower, 3)
-            w("wrapper.pointee.value = %s" % encode_scalar(field, "value", WRAPPERS[field.type_name]), 3)
+            w("if %s {" % implicit_presence(WRAPPERS[field.type_name], "value"), 3)
+            w("wrapper.pointee.has_value = 1", 4)
+            w("wrapper.pointee.value = %s" % encode_scalar(field, "value", WRAPPERS[field.type_name]), 4)
+            w("}", 3)
             w("%s = wrapper" % dst, 3)
             w("}", 2)
         elif field.is_message:
@@ -580,7 +585,11 @@ def write_encode(w, message, registry):
             w("%s = %s" % (dst, encode_scalar(field, "value")), 3)
             w("}", 2)
         else:
-            w("%s = %s" % (dst, encode_scalar(field, field.swift)), 2)
+            # Implicit presence, as Google's encoders decide it: sent when not the default value.
+            w("if %s {" % json_is_set(field), 2)
+            w("c.pointee.has_%s = 1" % field.c, 3)
+            w("%s = %s" % (dst, encode_scalar(field, field.swift)), 3)
+            w("}", 2)
     for oneof in message.oneofs:
         w("switch %s {" % oneof.swift, 2)
         for field in oneof.fields:
@@ -676,23 +685,27 @@ def binary_file(file, registry):
 # JSON
 
 
+def implicit_presence(type_, expr):
+    """When Google's encoders and printer emit a proto3 scalar without explicit presence: when it is not the default."""
+    if type_ in (F.TYPE_STRING, F.TYPE_BYTES):
+        return "!%s.isEmpty" % expr
+    if type_ == F.TYPE_BOOL:
+        return expr
+    if type_ == F.TYPE_ENUM:
+        return "%s.rawValue != 0" % expr
+    if type_ in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
+        # -0.0 is not the default: its bits are not zero, so it is on the wire and printed.
+        return "%s.bitPattern != 0" % expr
+    return "%s != 0" % expr
+
+
 def json_is_set(field):
     """The condition under which Google's printer emits a field (proto3, defaults omitted)."""
-    s = field.swift
     if field.repeated:
-        return "!%s.isEmpty" % s
+        return "!%s.isEmpty" % field.swift
     if field.is_message or field.synthetic_optional:
         return None
-    if field.type in (F.TYPE_STRING, F.TYPE_BYTES):
-        return "!%s.isEmpty" % s
-    if field.type == F.TYPE_BOOL:
-        return s
-    if field.type == F.TYPE_ENUM:
-        return "%s.rawValue != 0" % s
-    if field.type in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
-        # -0.0 is not the default: its bits are not zero, so it is on the wire and printed.
-        return "%s.bitPattern != 0" % s
-    return "%s != 0" % s
+    return implicit_presence(field.type, field.swift)
 
 
 def json_write_value(field, expr, type_=None):
@@ -782,15 +795,13 @@ def write_json_parse(w, message, registry):
         w("}", 2)
         w("}", 1)
         return
-    w("var seen = JSONFieldSet(count: %d)" % len(message.fields), 2)
     w("for member in members {", 2)
     w("switch member.key {", 2)
-    for index, field in enumerate(message.fields):
+    for field in message.fields:
         labels = ['"%s"' % field.json_name]
         if field.name != field.json_name:
             labels.append('"%s"' % field.name)
         w("case %s:" % ", ".join(labels), 2)
-        w("try seen.insert(%d, member, context: context)" % index, 3)
         w('context.enter("%s")' % field.name, 3)
         w("defer { context.leave() }", 3)
         w("if context.isNull(member.value) { continue }", 3)

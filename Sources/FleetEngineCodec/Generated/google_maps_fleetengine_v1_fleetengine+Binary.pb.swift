@@ -64,7 +64,10 @@ extension TerminalPointId: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TerminalPointId>, arena: EncodeArena) {
         maps__fleetengine__v1__terminal_point_id__init(c)
-        c.pointee.value = arena.binaryData(value)
+        if !value.isEmpty {
+            c.pointee.has_value = 1
+            c.pointee.value = arena.binaryData(value)
+        }
         switch id {
         case .placeID(let value):
             c.pointee.id_case = .init(rawValue: 2)
@@ -153,9 +156,18 @@ extension TerminalLocation: CBackedMessage {
         if let value = terminalPointID {
             c.pointee.terminal_point_id = arena.message(value)
         }
-        c.pointee.access_point_id = arena.binaryData(accessPointID)
-        c.pointee.trip_id = arena.binaryData(tripID)
-        c.pointee.terminal_location_type = .init(rawValue: .init(truncatingIfNeeded: terminalLocationType.rawValue))
+        if !accessPointID.isEmpty {
+            c.pointee.has_access_point_id = 1
+            c.pointee.access_point_id = arena.binaryData(accessPointID)
+        }
+        if !tripID.isEmpty {
+            c.pointee.has_trip_id = 1
+            c.pointee.trip_id = arena.binaryData(tripID)
+        }
+        if terminalLocationType.rawValue != 0 {
+            c.pointee.has_terminal_location_type = 1
+            c.pointee.terminal_location_type = .init(rawValue: .init(truncatingIfNeeded: terminalLocationType.rawValue))
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -250,20 +262,32 @@ extension TripWaypoint: CBackedMessage {
         if let value = location {
             c.pointee.location = arena.message(value)
         }
-        c.pointee.trip_id = arena.binaryData(tripID)
-        c.pointee.waypoint_type = .init(rawValue: .init(truncatingIfNeeded: waypointType.rawValue))
+        if !tripID.isEmpty {
+            c.pointee.has_trip_id = 1
+            c.pointee.trip_id = arena.binaryData(tripID)
+        }
+        if waypointType.rawValue != 0 {
+            c.pointee.has_waypoint_type = 1
+            c.pointee.waypoint_type = .init(rawValue: .init(truncatingIfNeeded: waypointType.rawValue))
+        }
         if !pathToWaypoint.isEmpty {
             c.pointee.n_path_to_waypoint = pathToWaypoint.count
             c.pointee.path_to_waypoint = arena.messages(pathToWaypoint)
         }
-        c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+        if !encodedPathToWaypoint.isEmpty {
+            c.pointee.has_encoded_path_to_waypoint = 1
+            c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+        }
         if let value = trafficToWaypoint {
             c.pointee.traffic_to_waypoint = arena.message(value)
         }
         if let value = distanceMeters {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.distance_meters = wrapper
         }
         if let value = eta {
@@ -342,8 +366,14 @@ extension VehicleAttribute: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__VehicleAttribute>, arena: EncodeArena) {
         maps__fleetengine__v1__vehicle_attribute__init(c)
-        c.pointee.key = arena.binaryData(key)
-        c.pointee.value = arena.binaryData(value)
+        if !key.isEmpty {
+            c.pointee.has_key = 1
+            c.pointee.key = arena.binaryData(key)
+        }
+        if !value.isEmpty {
+            c.pointee.has_value = 1
+            c.pointee.value = arena.binaryData(value)
+        }
         switch vehicleAttributeValue {
         case .stringValue(let value):
             c.pointee.vehicle_attribute_value_case = .init(rawValue: 3)
@@ -570,67 +600,100 @@ extension VehicleLocation: CBackedMessage {
         if let value = horizontalAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.horizontal_accuracy = wrapper
         }
         if let value = latlngAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.latlng_accuracy = wrapper
         }
         if let value = heading {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.heading = wrapper
         }
         if let value = bearingAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.bearing_accuracy = wrapper
         }
         if let value = headingAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.heading_accuracy = wrapper
         }
         if let value = altitude {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.altitude = wrapper
         }
         if let value = verticalAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.vertical_accuracy = wrapper
         }
         if let value = altitudeAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.altitude_accuracy = wrapper
         }
         if let value = speedKmph {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.speed_kmph = wrapper
         }
         if let value = speed {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.speed = wrapper
         }
         if let value = speedAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.speed_accuracy = wrapper
         }
         if let value = updateTime {
@@ -639,29 +702,44 @@ extension VehicleLocation: CBackedMessage {
         if let value = serverTime {
             c.pointee.server_time = arena.message(value)
         }
-        c.pointee.location_sensor = .init(rawValue: .init(truncatingIfNeeded: locationSensor.rawValue))
+        if locationSensor.rawValue != 0 {
+            c.pointee.has_location_sensor = 1
+            c.pointee.location_sensor = .init(rawValue: .init(truncatingIfNeeded: locationSensor.rawValue))
+        }
         if let value = isRoadSnapped {
             let wrapper = arena.allocate(Google__Protobuf__BoolValue.self)
             google__protobuf__bool_value__init(wrapper)
-            wrapper.pointee.value = value ? 1 : 0
+            if value {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value ? 1 : 0
+            }
             c.pointee.is_road_snapped = wrapper
         }
         if let value = isGpsSensorEnabled {
             let wrapper = arena.allocate(Google__Protobuf__BoolValue.self)
             google__protobuf__bool_value__init(wrapper)
-            wrapper.pointee.value = value ? 1 : 0
+            if value {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value ? 1 : 0
+            }
             c.pointee.is_gps_sensor_enabled = wrapper
         }
         if let value = timeSinceUpdate {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.time_since_update = wrapper
         }
         if let value = numStaleUpdates {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.num_stale_updates = wrapper
         }
         if let value = rawLocation {
@@ -670,11 +748,17 @@ extension VehicleLocation: CBackedMessage {
         if let value = rawLocationTime {
             c.pointee.raw_location_time = arena.message(value)
         }
-        c.pointee.raw_location_sensor = .init(rawValue: .init(truncatingIfNeeded: rawLocationSensor.rawValue))
+        if rawLocationSensor.rawValue != 0 {
+            c.pointee.has_raw_location_sensor = 1
+            c.pointee.raw_location_sensor = .init(rawValue: .init(truncatingIfNeeded: rawLocationSensor.rawValue))
+        }
         if let value = rawLocationAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.raw_location_accuracy = wrapper
         }
         if let value = flpLocation {
@@ -686,13 +770,19 @@ extension VehicleLocation: CBackedMessage {
         if let value = flpLatlngAccuracyMeters {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.flp_latlng_accuracy_meters = wrapper
         }
         if let value = flpHeadingDegrees {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.flp_heading_degrees = wrapper
         }
         if let value = supplementalLocation {
@@ -701,15 +791,24 @@ extension VehicleLocation: CBackedMessage {
         if let value = supplementalLocationTime {
             c.pointee.supplemental_location_time = arena.message(value)
         }
-        c.pointee.supplemental_location_sensor = .init(
-            rawValue: .init(truncatingIfNeeded: supplementalLocationSensor.rawValue))
+        if supplementalLocationSensor.rawValue != 0 {
+            c.pointee.has_supplemental_location_sensor = 1
+            c.pointee.supplemental_location_sensor = .init(
+                rawValue: .init(truncatingIfNeeded: supplementalLocationSensor.rawValue))
+        }
         if let value = supplementalLocationAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
             google__protobuf__double_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value.bitPattern != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.supplemental_location_accuracy = wrapper
         }
-        c.pointee.road_snapped = roadSnapped ? 1 : 0
+        if roadSnapped {
+            c.pointee.has_road_snapped = 1
+            c.pointee.road_snapped = roadSnapped ? 1 : 0
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -778,7 +877,10 @@ extension TripAttribute: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TripAttribute>, arena: EncodeArena) {
         maps__fleetengine__v1__trip_attribute__init(c)
-        c.pointee.key = arena.binaryData(key)
+        if !key.isEmpty {
+            c.pointee.has_key = 1
+            c.pointee.key = arena.binaryData(key)
+        }
         switch tripAttributeValue {
         case .stringValue(let value):
             c.pointee.trip_attribute_value_case = .init(rawValue: 2)

@@ -21,11 +21,9 @@ extension TerminalPointId: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "placeId", "place_id":
-                try seen.insert(0, member, context: context)
                 context.enter("place_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -34,7 +32,6 @@ extension TerminalPointId: JSONCodableMessage {
                 }
                 self.id = .placeID(try context.string(member.value))
             case "generatedId", "generated_id":
-                try seen.insert(1, member, context: context)
                 context.enter("generated_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -43,7 +40,6 @@ extension TerminalPointId: JSONCodableMessage {
                 }
                 self.id = .generatedID(try context.string(member.value))
             case "value":
-                try seen.insert(2, member, context: context)
                 context.enter("value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -84,35 +80,29 @@ extension TerminalLocation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 5)
         for member in members {
             switch member.key {
             case "point":
-                try seen.insert(0, member, context: context)
                 context.enter("point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.point = try LatLng(json: member.value, context: &context)
             case "terminalPointId", "terminal_point_id":
-                try seen.insert(1, member, context: context)
                 context.enter("terminal_point_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.terminalPointID = try TerminalPointId(json: member.value, context: &context)
             case "accessPointId", "access_point_id":
-                try seen.insert(2, member, context: context)
                 context.enter("access_point_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.accessPointID = try context.string(member.value)
             case "tripId", "trip_id":
-                try seen.insert(3, member, context: context)
                 context.enter("trip_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.tripID = try context.string(member.value)
             case "terminalLocationType", "terminal_location_type":
-                try seen.insert(4, member, context: context)
                 context.enter("terminal_location_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -176,23 +166,19 @@ extension TripWaypoint: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 9)
         for member in members {
             switch member.key {
             case "location":
-                try seen.insert(0, member, context: context)
                 context.enter("location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.location = try TerminalLocation(json: member.value, context: &context)
             case "tripId", "trip_id":
-                try seen.insert(1, member, context: context)
                 context.enter("trip_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.tripID = try context.string(member.value)
             case "waypointType", "waypoint_type":
-                try seen.insert(2, member, context: context)
                 context.enter("waypoint_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -200,7 +186,6 @@ extension TripWaypoint: JSONCodableMessage {
                     self.waypointType = parsed
                 }
             case "pathToWaypoint", "path_to_waypoint":
-                try seen.insert(3, member, context: context)
                 context.enter("path_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -211,31 +196,26 @@ extension TripWaypoint: JSONCodableMessage {
                     self.pathToWaypoint.append(try LatLng(json: element, context: &context))
                 }
             case "encodedPathToWaypoint", "encoded_path_to_waypoint":
-                try seen.insert(4, member, context: context)
                 context.enter("encoded_path_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.encodedPathToWaypoint = try context.string(member.value)
             case "trafficToWaypoint", "traffic_to_waypoint":
-                try seen.insert(5, member, context: context)
                 context.enter("traffic_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.trafficToWaypoint = try ConsumableTrafficPolyline(json: member.value, context: &context)
             case "distanceMeters", "distance_meters":
-                try seen.insert(6, member, context: context)
                 context.enter("distance_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.distanceMeters = try context.int32(member.value)
             case "eta":
-                try seen.insert(7, member, context: context)
                 context.enter("eta")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.eta = try Timestamp(json: member.value, context: &context)
             case "duration":
-                try seen.insert(8, member, context: context)
                 context.enter("duration")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -276,23 +256,19 @@ extension VehicleAttribute: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 5)
         for member in members {
             switch member.key {
             case "key":
-                try seen.insert(0, member, context: context)
                 context.enter("key")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.key = try context.string(member.value)
             case "value":
-                try seen.insert(1, member, context: context)
                 context.enter("value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.value = try context.string(member.value)
             case "stringValue", "string_value":
-                try seen.insert(2, member, context: context)
                 context.enter("string_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -303,7 +279,6 @@ extension VehicleAttribute: JSONCodableMessage {
                 }
                 self.vehicleAttributeValue = .stringValue(try context.string(member.value))
             case "boolValue", "bool_value":
-                try seen.insert(3, member, context: context)
                 context.enter("bool_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -314,7 +289,6 @@ extension VehicleAttribute: JSONCodableMessage {
                 }
                 self.vehicleAttributeValue = .boolValue(try context.bool(member.value))
             case "numberValue", "number_value":
-                try seen.insert(4, member, context: context)
                 context.enter("number_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -468,95 +442,79 @@ extension VehicleLocation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 32)
         for member in members {
             switch member.key {
             case "location":
-                try seen.insert(0, member, context: context)
                 context.enter("location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.location = try LatLng(json: member.value, context: &context)
             case "horizontalAccuracy", "horizontal_accuracy":
-                try seen.insert(1, member, context: context)
                 context.enter("horizontal_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.horizontalAccuracy = try context.double(member.value)
             case "latlngAccuracy", "latlng_accuracy":
-                try seen.insert(2, member, context: context)
                 context.enter("latlng_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.latlngAccuracy = try context.double(member.value)
             case "heading":
-                try seen.insert(3, member, context: context)
                 context.enter("heading")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.heading = try context.int32(member.value)
             case "bearingAccuracy", "bearing_accuracy":
-                try seen.insert(4, member, context: context)
                 context.enter("bearing_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.bearingAccuracy = try context.double(member.value)
             case "headingAccuracy", "heading_accuracy":
-                try seen.insert(5, member, context: context)
                 context.enter("heading_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.headingAccuracy = try context.double(member.value)
             case "altitude":
-                try seen.insert(6, member, context: context)
                 context.enter("altitude")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.altitude = try context.double(member.value)
             case "verticalAccuracy", "vertical_accuracy":
-                try seen.insert(7, member, context: context)
                 context.enter("vertical_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.verticalAccuracy = try context.double(member.value)
             case "altitudeAccuracy", "altitude_accuracy":
-                try seen.insert(8, member, context: context)
                 context.enter("altitude_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.altitudeAccuracy = try context.double(member.value)
             case "speedKmph", "speed_kmph":
-                try seen.insert(9, member, context: context)
                 context.enter("speed_kmph")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.speedKmph = try context.int32(member.value)
             case "speed":
-                try seen.insert(10, member, context: context)
                 context.enter("speed")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.speed = try context.double(member.value)
             case "speedAccuracy", "speed_accuracy":
-                try seen.insert(11, member, context: context)
                 context.enter("speed_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.speedAccuracy = try context.double(member.value)
             case "updateTime", "update_time":
-                try seen.insert(12, member, context: context)
                 context.enter("update_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.updateTime = try Timestamp(json: member.value, context: &context)
             case "serverTime", "server_time":
-                try seen.insert(13, member, context: context)
                 context.enter("server_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.serverTime = try Timestamp(json: member.value, context: &context)
             case "locationSensor", "location_sensor":
-                try seen.insert(14, member, context: context)
                 context.enter("location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -564,43 +522,36 @@ extension VehicleLocation: JSONCodableMessage {
                     self.locationSensor = parsed
                 }
             case "isRoadSnapped", "is_road_snapped":
-                try seen.insert(15, member, context: context)
                 context.enter("is_road_snapped")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.isRoadSnapped = try context.bool(member.value)
             case "isGpsSensorEnabled", "is_gps_sensor_enabled":
-                try seen.insert(16, member, context: context)
                 context.enter("is_gps_sensor_enabled")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.isGpsSensorEnabled = try context.bool(member.value)
             case "timeSinceUpdate", "time_since_update":
-                try seen.insert(17, member, context: context)
                 context.enter("time_since_update")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.timeSinceUpdate = try context.int32(member.value)
             case "numStaleUpdates", "num_stale_updates":
-                try seen.insert(18, member, context: context)
                 context.enter("num_stale_updates")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.numStaleUpdates = try context.int32(member.value)
             case "rawLocation", "raw_location":
-                try seen.insert(19, member, context: context)
                 context.enter("raw_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.rawLocation = try LatLng(json: member.value, context: &context)
             case "rawLocationTime", "raw_location_time":
-                try seen.insert(20, member, context: context)
                 context.enter("raw_location_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.rawLocationTime = try Timestamp(json: member.value, context: &context)
             case "rawLocationSensor", "raw_location_sensor":
-                try seen.insert(21, member, context: context)
                 context.enter("raw_location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -608,49 +559,41 @@ extension VehicleLocation: JSONCodableMessage {
                     self.rawLocationSensor = parsed
                 }
             case "rawLocationAccuracy", "raw_location_accuracy":
-                try seen.insert(22, member, context: context)
                 context.enter("raw_location_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.rawLocationAccuracy = try context.double(member.value)
             case "flpLocation", "flp_location":
-                try seen.insert(23, member, context: context)
                 context.enter("flp_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.flpLocation = try LatLng(json: member.value, context: &context)
             case "flpUpdateTime", "flp_update_time":
-                try seen.insert(24, member, context: context)
                 context.enter("flp_update_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.flpUpdateTime = try Timestamp(json: member.value, context: &context)
             case "flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters":
-                try seen.insert(25, member, context: context)
                 context.enter("flp_latlng_accuracy_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.flpLatlngAccuracyMeters = try context.double(member.value)
             case "flpHeadingDegrees", "flp_heading_degrees":
-                try seen.insert(26, member, context: context)
                 context.enter("flp_heading_degrees")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.flpHeadingDegrees = try context.int32(member.value)
             case "supplementalLocation", "supplemental_location":
-                try seen.insert(27, member, context: context)
                 context.enter("supplemental_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.supplementalLocation = try LatLng(json: member.value, context: &context)
             case "supplementalLocationTime", "supplemental_location_time":
-                try seen.insert(28, member, context: context)
                 context.enter("supplemental_location_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.supplementalLocationTime = try Timestamp(json: member.value, context: &context)
             case "supplementalLocationSensor", "supplemental_location_sensor":
-                try seen.insert(29, member, context: context)
                 context.enter("supplemental_location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -658,13 +601,11 @@ extension VehicleLocation: JSONCodableMessage {
                     self.supplementalLocationSensor = parsed
                 }
             case "supplementalLocationAccuracy", "supplemental_location_accuracy":
-                try seen.insert(30, member, context: context)
                 context.enter("supplemental_location_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.supplementalLocationAccuracy = try context.double(member.value)
             case "roadSnapped", "road_snapped":
-                try seen.insert(31, member, context: context)
                 context.enter("road_snapped")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -701,17 +642,14 @@ extension TripAttribute: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 4)
         for member in members {
             switch member.key {
             case "key":
-                try seen.insert(0, member, context: context)
                 context.enter("key")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.key = try context.string(member.value)
             case "stringValue", "string_value":
-                try seen.insert(1, member, context: context)
                 context.enter("string_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -721,7 +659,6 @@ extension TripAttribute: JSONCodableMessage {
                 }
                 self.tripAttributeValue = .stringValue(try context.string(member.value))
             case "boolValue", "bool_value":
-                try seen.insert(2, member, context: context)
                 context.enter("bool_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -731,7 +668,6 @@ extension TripAttribute: JSONCodableMessage {
                 }
                 self.tripAttributeValue = .boolValue(try context.bool(member.value))
             case "numberValue", "number_value":
-                try seen.insert(3, member, context: context)
                 context.enter("number_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

@@ -79,18 +79,54 @@ extension RequestHeader: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__RequestHeader>, arena: EncodeArena) {
         maps__fleetengine__v1__request_header__init(c)
-        c.pointee.language_code = arena.binaryData(languageCode)
-        c.pointee.region_code = arena.binaryData(regionCode)
-        c.pointee.sdk_version = arena.binaryData(sdkVersion)
-        c.pointee.os_version = arena.binaryData(osVersion)
-        c.pointee.device_model = arena.binaryData(deviceModel)
-        c.pointee.sdk_type = .init(rawValue: .init(truncatingIfNeeded: sdkType.rawValue))
-        c.pointee.maps_sdk_version = arena.binaryData(mapsSDKVersion)
-        c.pointee.nav_sdk_version = arena.binaryData(navSDKVersion)
-        c.pointee.platform = .init(rawValue: .init(truncatingIfNeeded: platform.rawValue))
-        c.pointee.manufacturer = arena.binaryData(manufacturer)
-        c.pointee.android_api_level = androidAPILevel
-        c.pointee.trace_id = arena.binaryData(traceID)
+        if !languageCode.isEmpty {
+            c.pointee.has_language_code = 1
+            c.pointee.language_code = arena.binaryData(languageCode)
+        }
+        if !regionCode.isEmpty {
+            c.pointee.has_region_code = 1
+            c.pointee.region_code = arena.binaryData(regionCode)
+        }
+        if !sdkVersion.isEmpty {
+            c.pointee.has_sdk_version = 1
+            c.pointee.sdk_version = arena.binaryData(sdkVersion)
+        }
+        if !osVersion.isEmpty {
+            c.pointee.has_os_version = 1
+            c.pointee.os_version = arena.binaryData(osVersion)
+        }
+        if !deviceModel.isEmpty {
+            c.pointee.has_device_model = 1
+            c.pointee.device_model = arena.binaryData(deviceModel)
+        }
+        if sdkType.rawValue != 0 {
+            c.pointee.has_sdk_type = 1
+            c.pointee.sdk_type = .init(rawValue: .init(truncatingIfNeeded: sdkType.rawValue))
+        }
+        if !mapsSDKVersion.isEmpty {
+            c.pointee.has_maps_sdk_version = 1
+            c.pointee.maps_sdk_version = arena.binaryData(mapsSDKVersion)
+        }
+        if !navSDKVersion.isEmpty {
+            c.pointee.has_nav_sdk_version = 1
+            c.pointee.nav_sdk_version = arena.binaryData(navSDKVersion)
+        }
+        if platform.rawValue != 0 {
+            c.pointee.has_platform = 1
+            c.pointee.platform = .init(rawValue: .init(truncatingIfNeeded: platform.rawValue))
+        }
+        if !manufacturer.isEmpty {
+            c.pointee.has_manufacturer = 1
+            c.pointee.manufacturer = arena.binaryData(manufacturer)
+        }
+        if androidAPILevel != 0 {
+            c.pointee.has_android_api_level = 1
+            c.pointee.android_api_level = androidAPILevel
+        }
+        if !traceID.isEmpty {
+            c.pointee.has_trace_id = 1
+            c.pointee.trace_id = arena.binaryData(traceID)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -56,41 +56,34 @@ extension RequestHeader: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 12)
         for member in members {
             switch member.key {
             case "languageCode", "language_code":
-                try seen.insert(0, member, context: context)
                 context.enter("language_code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.languageCode = try context.string(member.value)
             case "regionCode", "region_code":
-                try seen.insert(1, member, context: context)
                 context.enter("region_code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.regionCode = try context.string(member.value)
             case "sdkVersion", "sdk_version":
-                try seen.insert(2, member, context: context)
                 context.enter("sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.sdkVersion = try context.string(member.value)
             case "osVersion", "os_version":
-                try seen.insert(3, member, context: context)
                 context.enter("os_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.osVersion = try context.string(member.value)
             case "deviceModel", "device_model":
-                try seen.insert(4, member, context: context)
                 context.enter("device_model")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.deviceModel = try context.string(member.value)
             case "sdkType", "sdk_type":
-                try seen.insert(5, member, context: context)
                 context.enter("sdk_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -98,19 +91,16 @@ extension RequestHeader: JSONCodableMessage {
                     self.sdkType = parsed
                 }
             case "mapsSdkVersion", "maps_sdk_version":
-                try seen.insert(6, member, context: context)
                 context.enter("maps_sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.mapsSDKVersion = try context.string(member.value)
             case "navSdkVersion", "nav_sdk_version":
-                try seen.insert(7, member, context: context)
                 context.enter("nav_sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.navSDKVersion = try context.string(member.value)
             case "platform":
-                try seen.insert(8, member, context: context)
                 context.enter("platform")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -118,19 +108,16 @@ extension RequestHeader: JSONCodableMessage {
                     self.platform = parsed
                 }
             case "manufacturer":
-                try seen.insert(9, member, context: context)
                 context.enter("manufacturer")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.manufacturer = try context.string(member.value)
             case "androidApiLevel", "android_api_level":
-                try seen.insert(10, member, context: context)
                 context.enter("android_api_level")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.androidAPILevel = try context.int32(member.value)
             case "traceId", "trace_id":
-                try seen.insert(11, member, context: context)
                 context.enter("trace_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

@@ -61,9 +61,18 @@ extension SpeedReadingInterval: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__SpeedReadingInterval>, arena: EncodeArena) {
         maps__fleetengine__v1__speed_reading_interval__init(c)
-        c.pointee.start_polyline_point_index = startPolylinePointIndex
-        c.pointee.end_polyline_point_index = endPolylinePointIndex
-        c.pointee.speed = .init(rawValue: .init(truncatingIfNeeded: speed.rawValue))
+        if startPolylinePointIndex != 0 {
+            c.pointee.has_start_polyline_point_index = 1
+            c.pointee.start_polyline_point_index = startPolylinePointIndex
+        }
+        if endPolylinePointIndex != 0 {
+            c.pointee.has_end_polyline_point_index = 1
+            c.pointee.end_polyline_point_index = endPolylinePointIndex
+        }
+        if speed.rawValue != 0 {
+            c.pointee.has_speed = 1
+            c.pointee.speed = .init(rawValue: .init(truncatingIfNeeded: speed.rawValue))
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -132,7 +141,10 @@ extension ConsumableTrafficPolyline: CBackedMessage {
             c.pointee.n_speed_reading_interval = speedReadingInterval.count
             c.pointee.speed_reading_interval = arena.messages(speedReadingInterval)
         }
-        c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+        if !encodedPathToWaypoint.isEmpty {
+            c.pointee.has_encoded_path_to_waypoint = 1
+            c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -20,23 +20,19 @@ extension SpeedReadingInterval: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "startPolylinePointIndex", "start_polyline_point_index":
-                try seen.insert(0, member, context: context)
                 context.enter("start_polyline_point_index")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.startPolylinePointIndex = try context.int32(member.value)
             case "endPolylinePointIndex", "end_polyline_point_index":
-                try seen.insert(1, member, context: context)
                 context.enter("end_polyline_point_index")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.endPolylinePointIndex = try context.int32(member.value)
             case "speed":
-                try seen.insert(2, member, context: context)
                 context.enter("speed")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -72,11 +68,9 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "speedReadingInterval", "speed_reading_interval":
-                try seen.insert(0, member, context: context)
                 context.enter("speed_reading_interval")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -87,7 +81,6 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
                     self.speedReadingInterval.append(try SpeedReadingInterval(json: element, context: &context))
                 }
             case "encodedPathToWaypoint", "encoded_path_to_waypoint":
-                try seen.insert(1, member, context: context)
                 context.enter("encoded_path_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

@@ -71,8 +71,14 @@ extension CreateTripRequest: CBackedMessage {
         if let value = header {
             c.pointee.header = arena.message(value)
         }
-        c.pointee.parent = arena.binaryData(parent)
-        c.pointee.trip_id = arena.binaryData(tripID)
+        if !parent.isEmpty {
+            c.pointee.has_parent = 1
+            c.pointee.parent = arena.binaryData(parent)
+        }
+        if !tripID.isEmpty {
+            c.pointee.has_trip_id = 1
+            c.pointee.trip_id = arena.binaryData(tripID)
+        }
         if let value = trip {
             c.pointee.trip = arena.message(value)
         }
@@ -172,15 +178,24 @@ extension GetTripRequest: CBackedMessage {
         if let value = header {
             c.pointee.header = arena.message(value)
         }
-        c.pointee.name = arena.binaryData(name)
-        c.pointee.view = .init(rawValue: .init(truncatingIfNeeded: view.rawValue))
+        if !name.isEmpty {
+            c.pointee.has_name = 1
+            c.pointee.name = arena.binaryData(name)
+        }
+        if view.rawValue != 0 {
+            c.pointee.has_view = 1
+            c.pointee.view = .init(rawValue: .init(truncatingIfNeeded: view.rawValue))
+        }
         if let value = currentRouteSegmentVersion {
             c.pointee.current_route_segment_version = arena.message(value)
         }
         if let value = remainingWaypointsVersion {
             c.pointee.remaining_waypoints_version = arena.message(value)
         }
-        c.pointee.route_format_type = .init(rawValue: .init(truncatingIfNeeded: routeFormatType.rawValue))
+        if routeFormatType.rawValue != 0 {
+            c.pointee.has_route_format_type = 1
+            c.pointee.route_format_type = .init(rawValue: .init(truncatingIfNeeded: routeFormatType.rawValue))
+        }
         if let value = currentRouteSegmentTrafficVersion {
             c.pointee.current_route_segment_traffic_version = arena.message(value)
         }
@@ -254,7 +269,10 @@ extension DeleteTripRequest: CBackedMessage {
         if let value = header {
             c.pointee.header = arena.message(value)
         }
-        c.pointee.name = arena.binaryData(name)
+        if !name.isEmpty {
+            c.pointee.has_name = 1
+            c.pointee.name = arena.binaryData(name)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -323,14 +341,26 @@ extension ReportBillableTripRequest: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__ReportBillableTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__report_billable_trip_request__init(c)
-        c.pointee.name = arena.binaryData(name)
-        c.pointee.country_code = arena.binaryData(countryCode)
-        c.pointee.platform = .init(rawValue: .init(truncatingIfNeeded: platform.rawValue))
+        if !name.isEmpty {
+            c.pointee.has_name = 1
+            c.pointee.name = arena.binaryData(name)
+        }
+        if !countryCode.isEmpty {
+            c.pointee.has_country_code = 1
+            c.pointee.country_code = arena.binaryData(countryCode)
+        }
+        if platform.rawValue != 0 {
+            c.pointee.has_platform = 1
+            c.pointee.platform = .init(rawValue: .init(truncatingIfNeeded: platform.rawValue))
+        }
         if !relatedIDs.isEmpty {
             c.pointee.n_related_ids = relatedIDs.count
             c.pointee.related_ids = arena.binaryDataArray(relatedIDs)
         }
-        c.pointee.solution_type = .init(rawValue: .init(truncatingIfNeeded: solutionType.rawValue))
+        if solutionType.rawValue != 0 {
+            c.pointee.has_solution_type = 1
+            c.pointee.solution_type = .init(rawValue: .init(truncatingIfNeeded: solutionType.rawValue))
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -407,7 +437,10 @@ extension UpdateTripRequest: CBackedMessage {
         if let value = header {
             c.pointee.header = arena.message(value)
         }
-        c.pointee.name = arena.binaryData(name)
+        if !name.isEmpty {
+            c.pointee.has_name = 1
+            c.pointee.name = arena.binaryData(name)
+        }
         if let value = trip {
             c.pointee.trip = arena.message(value)
         }
@@ -495,11 +528,26 @@ extension SearchTripsRequest: CBackedMessage {
         if let value = header {
             c.pointee.header = arena.message(value)
         }
-        c.pointee.parent = arena.binaryData(parent)
-        c.pointee.vehicle_id = arena.binaryData(vehicleID)
-        c.pointee.active_trips_only = activeTripsOnly ? 1 : 0
-        c.pointee.page_size = pageSize
-        c.pointee.page_token = arena.binaryData(pageToken)
+        if !parent.isEmpty {
+            c.pointee.has_parent = 1
+            c.pointee.parent = arena.binaryData(parent)
+        }
+        if !vehicleID.isEmpty {
+            c.pointee.has_vehicle_id = 1
+            c.pointee.vehicle_id = arena.binaryData(vehicleID)
+        }
+        if activeTripsOnly {
+            c.pointee.has_active_trips_only = 1
+            c.pointee.active_trips_only = activeTripsOnly ? 1 : 0
+        }
+        if pageSize != 0 {
+            c.pointee.has_page_size = 1
+            c.pointee.page_size = pageSize
+        }
+        if !pageToken.isEmpty {
+            c.pointee.has_page_token = 1
+            c.pointee.page_token = arena.binaryData(pageToken)
+        }
         if let value = minimumStaleness {
             c.pointee.minimum_staleness = arena.message(value)
         }
@@ -568,7 +616,10 @@ extension SearchTripsResponse: CBackedMessage {
             c.pointee.n_trips = trips.count
             c.pointee.trips = arena.messages(trips)
         }
-        c.pointee.next_page_token = arena.binaryData(nextPageToken)
+        if !nextPageToken.isEmpty {
+            c.pointee.has_next_page_token = 1
+            c.pointee.next_page_token = arena.binaryData(nextPageToken)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -24,29 +24,24 @@ extension CreateTripRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 4)
         for member in members {
             switch member.key {
             case "header":
-                try seen.insert(0, member, context: context)
                 context.enter("header")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.header = try RequestHeader(json: member.value, context: &context)
             case "parent":
-                try seen.insert(1, member, context: context)
                 context.enter("parent")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.parent = try context.string(member.value)
             case "tripId", "trip_id":
-                try seen.insert(2, member, context: context)
                 context.enter("trip_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.tripID = try context.string(member.value)
             case "trip":
-                try seen.insert(3, member, context: context)
                 context.enter("trip")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -99,23 +94,19 @@ extension GetTripRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 8)
         for member in members {
             switch member.key {
             case "header":
-                try seen.insert(0, member, context: context)
                 context.enter("header")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.header = try RequestHeader(json: member.value, context: &context)
             case "name":
-                try seen.insert(1, member, context: context)
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.name = try context.string(member.value)
             case "view":
-                try seen.insert(2, member, context: context)
                 context.enter("view")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -123,19 +114,16 @@ extension GetTripRequest: JSONCodableMessage {
                     self.view = parsed
                 }
             case "currentRouteSegmentVersion", "current_route_segment_version":
-                try seen.insert(3, member, context: context)
                 context.enter("current_route_segment_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
             case "remainingWaypointsVersion", "remaining_waypoints_version":
-                try seen.insert(4, member, context: context)
                 context.enter("remaining_waypoints_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
             case "routeFormatType", "route_format_type":
-                try seen.insert(5, member, context: context)
                 context.enter("route_format_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -143,13 +131,11 @@ extension GetTripRequest: JSONCodableMessage {
                     self.routeFormatType = parsed
                 }
             case "currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version":
-                try seen.insert(6, member, context: context)
                 context.enter("current_route_segment_traffic_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
             case "remainingWaypointsRouteVersion", "remaining_waypoints_route_version":
-                try seen.insert(7, member, context: context)
                 context.enter("remaining_waypoints_route_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -178,17 +164,14 @@ extension DeleteTripRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "header":
-                try seen.insert(0, member, context: context)
                 context.enter("header")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.header = try RequestHeader(json: member.value, context: &context)
             case "name":
-                try seen.insert(1, member, context: context)
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -234,23 +217,19 @@ extension ReportBillableTripRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 5)
         for member in members {
             switch member.key {
             case "name":
-                try seen.insert(0, member, context: context)
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.name = try context.string(member.value)
             case "countryCode", "country_code":
-                try seen.insert(1, member, context: context)
                 context.enter("country_code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.countryCode = try context.string(member.value)
             case "platform":
-                try seen.insert(2, member, context: context)
                 context.enter("platform")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -258,7 +237,6 @@ extension ReportBillableTripRequest: JSONCodableMessage {
                     self.platform = parsed
                 }
             case "relatedIds", "related_ids":
-                try seen.insert(3, member, context: context)
                 context.enter("related_ids")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -269,7 +247,6 @@ extension ReportBillableTripRequest: JSONCodableMessage {
                     self.relatedIDs.append(try context.string(element))
                 }
             case "solutionType", "solution_type":
-                try seen.insert(4, member, context: context)
                 context.enter("solution_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -308,29 +285,24 @@ extension UpdateTripRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 4)
         for member in members {
             switch member.key {
             case "header":
-                try seen.insert(0, member, context: context)
                 context.enter("header")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.header = try RequestHeader(json: member.value, context: &context)
             case "name":
-                try seen.insert(1, member, context: context)
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.name = try context.string(member.value)
             case "trip":
-                try seen.insert(2, member, context: context)
                 context.enter("trip")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.trip = try Trip(json: member.value, context: &context)
             case "updateMask", "update_mask":
-                try seen.insert(3, member, context: context)
                 context.enter("update_mask")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -379,47 +351,39 @@ extension SearchTripsRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 7)
         for member in members {
             switch member.key {
             case "header":
-                try seen.insert(0, member, context: context)
                 context.enter("header")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.header = try RequestHeader(json: member.value, context: &context)
             case "parent":
-                try seen.insert(1, member, context: context)
                 context.enter("parent")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.parent = try context.string(member.value)
             case "vehicleId", "vehicle_id":
-                try seen.insert(2, member, context: context)
                 context.enter("vehicle_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.vehicleID = try context.string(member.value)
             case "activeTripsOnly", "active_trips_only":
-                try seen.insert(3, member, context: context)
                 context.enter("active_trips_only")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.activeTripsOnly = try context.bool(member.value)
             case "pageSize", "page_size":
-                try seen.insert(4, member, context: context)
                 context.enter("page_size")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.pageSize = try context.int32(member.value)
             case "pageToken", "page_token":
-                try seen.insert(5, member, context: context)
                 context.enter("page_token")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.pageToken = try context.string(member.value)
             case "minimumStaleness", "minimum_staleness":
-                try seen.insert(6, member, context: context)
                 context.enter("minimum_staleness")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -453,11 +417,9 @@ extension SearchTripsResponse: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "trips":
-                try seen.insert(0, member, context: context)
                 context.enter("trips")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -468,7 +430,6 @@ extension SearchTripsResponse: JSONCodableMessage {
                     self.trips.append(try Trip(json: element, context: &context))
                 }
             case "nextPageToken", "next_page_token":
-                try seen.insert(1, member, context: context)
                 context.enter("next_page_token")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

@@ -198,10 +198,22 @@ extension Trip: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__Trip>, arena: EncodeArena) {
         maps__fleetengine__v1__trip__init(c)
-        c.pointee.name = arena.binaryData(name)
-        c.pointee.vehicle_id = arena.binaryData(vehicleID)
-        c.pointee.trip_status = .init(rawValue: .init(truncatingIfNeeded: tripStatus.rawValue))
-        c.pointee.trip_type = .init(rawValue: .init(truncatingIfNeeded: tripType.rawValue))
+        if !name.isEmpty {
+            c.pointee.has_name = 1
+            c.pointee.name = arena.binaryData(name)
+        }
+        if !vehicleID.isEmpty {
+            c.pointee.has_vehicle_id = 1
+            c.pointee.vehicle_id = arena.binaryData(vehicleID)
+        }
+        if tripStatus.rawValue != 0 {
+            c.pointee.has_trip_status = 1
+            c.pointee.trip_status = .init(rawValue: .init(truncatingIfNeeded: tripStatus.rawValue))
+        }
+        if tripType.rawValue != 0 {
+            c.pointee.has_trip_type = 1
+            c.pointee.trip_type = .init(rawValue: .init(truncatingIfNeeded: tripType.rawValue))
+        }
         if let value = pickupPoint {
             c.pointee.pickup_point = arena.message(value)
         }
@@ -221,7 +233,10 @@ extension Trip: CBackedMessage {
         if let value = intermediateDestinationsVersion {
             c.pointee.intermediate_destinations_version = arena.message(value)
         }
-        c.pointee.intermediate_destination_index = intermediateDestinationIndex
+        if intermediateDestinationIndex != 0 {
+            c.pointee.has_intermediate_destination_index = 1
+            c.pointee.intermediate_destination_index = intermediateDestinationIndex
+        }
         if !actualIntermediateDestinationArrivalPoints.isEmpty {
             c.pointee.n_actual_intermediate_destination_arrival_points =
                 actualIntermediateDestinationArrivalPoints.count
@@ -253,7 +268,10 @@ extension Trip: CBackedMessage {
             c.pointee.n_route = route.count
             c.pointee.route = arena.messages(route)
         }
-        c.pointee.current_route_segment = arena.binaryData(currentRouteSegment)
+        if !currentRouteSegment.isEmpty {
+            c.pointee.has_current_route_segment = 1
+            c.pointee.current_route_segment = arena.binaryData(currentRouteSegment)
+        }
         if let value = currentRouteSegmentVersion {
             c.pointee.current_route_segment_version = arena.message(value)
         }
@@ -269,7 +287,10 @@ extension Trip: CBackedMessage {
         if let value = remainingDistanceMeters {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
             google__protobuf__int32_value__init(wrapper)
-            wrapper.pointee.value = value
+            if value != 0 {
+                wrapper.pointee.has_value = 1
+                wrapper.pointee.value = value
+            }
             c.pointee.remaining_distance_meters = wrapper
         }
         if let value = etaToFirstWaypoint {
@@ -284,12 +305,21 @@ extension Trip: CBackedMessage {
         if let value = remainingWaypointsRouteVersion {
             c.pointee.remaining_waypoints_route_version = arena.message(value)
         }
-        c.pointee.number_of_passengers = numberOfPassengers
+        if numberOfPassengers != 0 {
+            c.pointee.has_number_of_passengers = 1
+            c.pointee.number_of_passengers = numberOfPassengers
+        }
         if let value = lastLocation {
             c.pointee.last_location = arena.message(value)
         }
-        c.pointee.last_location_snappable = lastLocationSnappable ? 1 : 0
-        c.pointee.view = .init(rawValue: .init(truncatingIfNeeded: view.rawValue))
+        if lastLocationSnappable {
+            c.pointee.has_last_location_snappable = 1
+            c.pointee.last_location_snappable = lastLocationSnappable ? 1 : 0
+        }
+        if view.rawValue != 0 {
+            c.pointee.has_view = 1
+            c.pointee.view = .init(rawValue: .init(truncatingIfNeeded: view.rawValue))
+        }
         if !attributes.isEmpty {
             c.pointee.n_attributes = attributes.count
             c.pointee.attributes = arena.messages(attributes)

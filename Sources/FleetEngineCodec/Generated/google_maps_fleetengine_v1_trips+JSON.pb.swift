@@ -179,23 +179,19 @@ extension Trip: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 34)
         for member in members {
             switch member.key {
             case "name":
-                try seen.insert(0, member, context: context)
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.name = try context.string(member.value)
             case "vehicleId", "vehicle_id":
-                try seen.insert(1, member, context: context)
                 context.enter("vehicle_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.vehicleID = try context.string(member.value)
             case "tripStatus", "trip_status":
-                try seen.insert(2, member, context: context)
                 context.enter("trip_status")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -203,7 +199,6 @@ extension Trip: JSONCodableMessage {
                     self.tripStatus = parsed
                 }
             case "tripType", "trip_type":
-                try seen.insert(3, member, context: context)
                 context.enter("trip_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -211,31 +206,26 @@ extension Trip: JSONCodableMessage {
                     self.tripType = parsed
                 }
             case "pickupPoint", "pickup_point":
-                try seen.insert(4, member, context: context)
                 context.enter("pickup_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.pickupPoint = try TerminalLocation(json: member.value, context: &context)
             case "actualPickupPoint", "actual_pickup_point":
-                try seen.insert(5, member, context: context)
                 context.enter("actual_pickup_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.actualPickupPoint = try StopLocation(json: member.value, context: &context)
             case "actualPickupArrivalPoint", "actual_pickup_arrival_point":
-                try seen.insert(6, member, context: context)
                 context.enter("actual_pickup_arrival_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.actualPickupArrivalPoint = try StopLocation(json: member.value, context: &context)
             case "pickupTime", "pickup_time":
-                try seen.insert(7, member, context: context)
                 context.enter("pickup_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.pickupTime = try Timestamp(json: member.value, context: &context)
             case "intermediateDestinations", "intermediate_destinations":
-                try seen.insert(8, member, context: context)
                 context.enter("intermediate_destinations")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -246,19 +236,16 @@ extension Trip: JSONCodableMessage {
                     self.intermediateDestinations.append(try TerminalLocation(json: element, context: &context))
                 }
             case "intermediateDestinationsVersion", "intermediate_destinations_version":
-                try seen.insert(9, member, context: context)
                 context.enter("intermediate_destinations_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.intermediateDestinationsVersion = try Timestamp(json: member.value, context: &context)
             case "intermediateDestinationIndex", "intermediate_destination_index":
-                try seen.insert(10, member, context: context)
                 context.enter("intermediate_destination_index")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.intermediateDestinationIndex = try context.int32(member.value)
             case "actualIntermediateDestinationArrivalPoints", "actual_intermediate_destination_arrival_points":
-                try seen.insert(11, member, context: context)
                 context.enter("actual_intermediate_destination_arrival_points")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -270,7 +257,6 @@ extension Trip: JSONCodableMessage {
                         try StopLocation(json: element, context: &context))
                 }
             case "actualIntermediateDestinations", "actual_intermediate_destinations":
-                try seen.insert(12, member, context: context)
                 context.enter("actual_intermediate_destinations")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -281,25 +267,21 @@ extension Trip: JSONCodableMessage {
                     self.actualIntermediateDestinations.append(try StopLocation(json: element, context: &context))
                 }
             case "dropoffPoint", "dropoff_point":
-                try seen.insert(13, member, context: context)
                 context.enter("dropoff_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.dropoffPoint = try TerminalLocation(json: member.value, context: &context)
             case "actualDropoffPoint", "actual_dropoff_point":
-                try seen.insert(14, member, context: context)
                 context.enter("actual_dropoff_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.actualDropoffPoint = try StopLocation(json: member.value, context: &context)
             case "dropoffTime", "dropoff_time":
-                try seen.insert(15, member, context: context)
                 context.enter("dropoff_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.dropoffTime = try Timestamp(json: member.value, context: &context)
             case "remainingWaypoints", "remaining_waypoints":
-                try seen.insert(16, member, context: context)
                 context.enter("remaining_waypoints")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -310,7 +292,6 @@ extension Trip: JSONCodableMessage {
                     self.remainingWaypoints.append(try TripWaypoint(json: element, context: &context))
                 }
             case "vehicleWaypoints", "vehicle_waypoints":
-                try seen.insert(17, member, context: context)
                 context.enter("vehicle_waypoints")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -321,7 +302,6 @@ extension Trip: JSONCodableMessage {
                     self.vehicleWaypoints.append(try TripWaypoint(json: element, context: &context))
                 }
             case "route":
-                try seen.insert(18, member, context: context)
                 context.enter("route")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -332,85 +312,71 @@ extension Trip: JSONCodableMessage {
                     self.route.append(try LatLng(json: element, context: &context))
                 }
             case "currentRouteSegment", "current_route_segment":
-                try seen.insert(19, member, context: context)
                 context.enter("current_route_segment")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegment = try context.string(member.value)
             case "currentRouteSegmentVersion", "current_route_segment_version":
-                try seen.insert(20, member, context: context)
                 context.enter("current_route_segment_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
             case "currentRouteSegmentTraffic", "current_route_segment_traffic":
-                try seen.insert(21, member, context: context)
                 context.enter("current_route_segment_traffic")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(json: member.value, context: &context)
             case "currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version":
-                try seen.insert(22, member, context: context)
                 context.enter("current_route_segment_traffic_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
             case "currentRouteSegmentEndPoint", "current_route_segment_end_point":
-                try seen.insert(23, member, context: context)
                 context.enter("current_route_segment_end_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.currentRouteSegmentEndPoint = try TripWaypoint(json: member.value, context: &context)
             case "remainingDistanceMeters", "remaining_distance_meters":
-                try seen.insert(24, member, context: context)
                 context.enter("remaining_distance_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.remainingDistanceMeters = try context.int32(member.value)
             case "etaToFirstWaypoint", "eta_to_first_waypoint":
-                try seen.insert(25, member, context: context)
                 context.enter("eta_to_first_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.etaToFirstWaypoint = try Timestamp(json: member.value, context: &context)
             case "remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint":
-                try seen.insert(26, member, context: context)
                 context.enter("remaining_time_to_first_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.remainingTimeToFirstWaypoint = try ProtobufDuration(json: member.value, context: &context)
             case "remainingWaypointsVersion", "remaining_waypoints_version":
-                try seen.insert(27, member, context: context)
                 context.enter("remaining_waypoints_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
             case "remainingWaypointsRouteVersion", "remaining_waypoints_route_version":
-                try seen.insert(28, member, context: context)
                 context.enter("remaining_waypoints_route_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
             case "numberOfPassengers", "number_of_passengers":
-                try seen.insert(29, member, context: context)
                 context.enter("number_of_passengers")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.numberOfPassengers = try context.int32(member.value)
             case "lastLocation", "last_location":
-                try seen.insert(30, member, context: context)
                 context.enter("last_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.lastLocation = try VehicleLocation(json: member.value, context: &context)
             case "lastLocationSnappable", "last_location_snappable":
-                try seen.insert(31, member, context: context)
                 context.enter("last_location_snappable")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.lastLocationSnappable = try context.bool(member.value)
             case "view":
-                try seen.insert(32, member, context: context)
                 context.enter("view")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -418,7 +384,6 @@ extension Trip: JSONCodableMessage {
                     self.view = parsed
                 }
             case "attributes":
-                try seen.insert(33, member, context: context)
                 context.enter("attributes")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -456,23 +421,19 @@ extension StopLocation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "point":
-                try seen.insert(0, member, context: context)
                 context.enter("point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.point = try LatLng(json: member.value, context: &context)
             case "timestamp":
-                try seen.insert(1, member, context: context)
                 context.enter("timestamp")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.timestamp = try Timestamp(json: member.value, context: &context)
             case "stopTime", "stop_time":
-                try seen.insert(2, member, context: context)
                 context.enter("stop_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

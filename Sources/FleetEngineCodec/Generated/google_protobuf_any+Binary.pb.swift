@@ -55,8 +55,14 @@ extension AnyMessage: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__Any>, arena: EncodeArena) {
         google__protobuf__any__init(c)
-        c.pointee.type_url = arena.binaryData(typeURL)
-        c.pointee.value = arena.binaryData(value)
+        if !typeURL.isEmpty {
+            c.pointee.has_type_url = 1
+            c.pointee.type_url = arena.binaryData(typeURL)
+        }
+        if !value.isEmpty {
+            c.pointee.has_value = 1
+            c.pointee.value = arena.binaryData(value)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

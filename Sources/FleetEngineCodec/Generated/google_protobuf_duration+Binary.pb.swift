@@ -55,8 +55,14 @@ extension ProtobufDuration: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__Duration>, arena: EncodeArena) {
         google__protobuf__duration__init(c)
-        c.pointee.seconds = seconds
-        c.pointee.nanos = nanos
+        if seconds != 0 {
+            c.pointee.has_seconds = 1
+            c.pointee.seconds = seconds
+        }
+        if nanos != 0 {
+            c.pointee.has_nanos = 1
+            c.pointee.nanos = nanos
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -52,7 +52,10 @@ extension DoubleValue: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__DoubleValue>, arena: EncodeArena) {
         google__protobuf__double_value__init(c)
-        c.pointee.value = value
+        if value.bitPattern != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -107,7 +110,10 @@ extension FloatValue: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__FloatValue>, arena: EncodeArena) {
         google__protobuf__float_value__init(c)
-        c.pointee.value = value
+        if value.bitPattern != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -162,7 +168,10 @@ extension Int64Value: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__Int64Value>, arena: EncodeArena) {
         google__protobuf__int64_value__init(c)
-        c.pointee.value = value
+        if value != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -217,7 +226,10 @@ extension UInt64Value: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__UInt64Value>, arena: EncodeArena) {
         google__protobuf__uint64_value__init(c)
-        c.pointee.value = value
+        if value != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -272,7 +284,10 @@ extension Int32Value: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__Int32Value>, arena: EncodeArena) {
         google__protobuf__int32_value__init(c)
-        c.pointee.value = value
+        if value != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -327,7 +342,10 @@ extension UInt32Value: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__UInt32Value>, arena: EncodeArena) {
         google__protobuf__uint32_value__init(c)
-        c.pointee.value = value
+        if value != 0 {
+            c.pointee.has_value = 1
+            c.pointee.value = value
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -381,7 +399,10 @@ extension BoolValue: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__BoolValue>, arena: EncodeArena) {
         google__protobuf__bool_value__init(c)
-        c.pointee.value = value ? 1 : 0
+        if value {
+            c.pointee.has_value = 1
+            c.pointee.value = value ? 1 : 0
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -436,7 +457,10 @@ extension StringValue: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__StringValue>, arena: EncodeArena) {
         google__protobuf__string_value__init(c)
-        c.pointee.value = arena.binaryData(value)
+        if !value.isEmpty {
+            c.pointee.has_value = 1
+            c.pointee.value = arena.binaryData(value)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -491,7 +515,10 @@ extension BytesValue: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__BytesValue>, arena: EncodeArena) {
         google__protobuf__bytes_value__init(c)
-        c.pointee.value = arena.binaryData(value)
+        if !value.isEmpty {
+            c.pointee.has_value = 1
+            c.pointee.value = arena.binaryData(value)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -71,13 +71,21 @@ extension ErrorInfo: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__ErrorInfo>, arena: EncodeArena) {
         google__rpc__error_info__init(c)
-        c.pointee.reason = arena.binaryData(reason)
-        c.pointee.domain = arena.binaryData(domain)
+        if !reason.isEmpty {
+            c.pointee.has_reason = 1
+            c.pointee.reason = arena.binaryData(reason)
+        }
+        if !domain.isEmpty {
+            c.pointee.has_domain = 1
+            c.pointee.domain = arena.binaryData(domain)
+        }
         if !metadata.isEmpty {
             let entries = arena.allocatePointers(to: Google__Rpc__ErrorInfo__MetadataEntry.self, count: metadata.count)
             for (index, key) in metadata.keys.sorted().enumerated() {
                 let entry = arena.allocate(Google__Rpc__ErrorInfo__MetadataEntry.self)
                 google__rpc__error_info__metadata_entry__init(entry)
+                entry.pointee.has_key = 1
+                entry.pointee.has_value = 1
                 entry.pointee.key = arena.binaryData(key)
                 entry.pointee.value = arena.binaryData(metadata[key] ?? "")
                 entries[index] = entry
@@ -207,7 +215,10 @@ extension DebugInfo: CBackedMessage {
             c.pointee.n_stack_entries = stackEntries.count
             c.pointee.stack_entries = arena.binaryDataArray(stackEntries)
         }
-        c.pointee.detail = arena.binaryData(detail)
+        if !detail.isEmpty {
+            c.pointee.has_detail = 1
+            c.pointee.detail = arena.binaryData(detail)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -357,17 +368,34 @@ extension QuotaFailure.Violation: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__QuotaFailure__Violation>, arena: EncodeArena) {
         google__rpc__quota_failure__violation__init(c)
-        c.pointee.subject = arena.binaryData(subject)
-        c.pointee.description = arena.binaryData(description)
-        c.pointee.api_service = arena.binaryData(apiService)
-        c.pointee.quota_metric = arena.binaryData(quotaMetric)
-        c.pointee.quota_id = arena.binaryData(quotaID)
+        if !subject.isEmpty {
+            c.pointee.has_subject = 1
+            c.pointee.subject = arena.binaryData(subject)
+        }
+        if !description.isEmpty {
+            c.pointee.has_description = 1
+            c.pointee.description = arena.binaryData(description)
+        }
+        if !apiService.isEmpty {
+            c.pointee.has_api_service = 1
+            c.pointee.api_service = arena.binaryData(apiService)
+        }
+        if !quotaMetric.isEmpty {
+            c.pointee.has_quota_metric = 1
+            c.pointee.quota_metric = arena.binaryData(quotaMetric)
+        }
+        if !quotaID.isEmpty {
+            c.pointee.has_quota_id = 1
+            c.pointee.quota_id = arena.binaryData(quotaID)
+        }
         if !quotaDimensions.isEmpty {
             let entries = arena.allocatePointers(
                 to: Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry.self, count: quotaDimensions.count)
             for (index, key) in quotaDimensions.keys.sorted().enumerated() {
                 let entry = arena.allocate(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry.self)
                 google__rpc__quota_failure__violation__quota_dimensions_entry__init(entry)
+                entry.pointee.has_key = 1
+                entry.pointee.has_value = 1
                 entry.pointee.key = arena.binaryData(key)
                 entry.pointee.value = arena.binaryData(quotaDimensions[key] ?? "")
                 entries[index] = entry
@@ -375,7 +403,10 @@ extension QuotaFailure.Violation: CBackedMessage {
             c.pointee.n_quota_dimensions = quotaDimensions.count
             c.pointee.quota_dimensions = entries
         }
-        c.pointee.quota_value = quotaValue
+        if quotaValue != 0 {
+            c.pointee.has_quota_value = 1
+            c.pointee.quota_value = quotaValue
+        }
         if let value = futureQuotaValue {
             c.pointee._future_quota_value_case = .init(rawValue: 8)
             c.pointee.future_quota_value = value
@@ -507,9 +538,18 @@ extension PreconditionFailure.Violation: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__PreconditionFailure__Violation>, arena: EncodeArena) {
         google__rpc__precondition_failure__violation__init(c)
-        c.pointee.type = arena.binaryData(type)
-        c.pointee.subject = arena.binaryData(subject)
-        c.pointee.description = arena.binaryData(description)
+        if !type.isEmpty {
+            c.pointee.has_type = 1
+            c.pointee.type = arena.binaryData(type)
+        }
+        if !subject.isEmpty {
+            c.pointee.has_subject = 1
+            c.pointee.subject = arena.binaryData(subject)
+        }
+        if !description.isEmpty {
+            c.pointee.has_description = 1
+            c.pointee.description = arena.binaryData(description)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -640,9 +680,18 @@ extension BadRequest.FieldViolation: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__BadRequest__FieldViolation>, arena: EncodeArena) {
         google__rpc__bad_request__field_violation__init(c)
-        c.pointee.field = arena.binaryData(field)
-        c.pointee.description = arena.binaryData(description)
-        c.pointee.reason = arena.binaryData(reason)
+        if !field.isEmpty {
+            c.pointee.has_field = 1
+            c.pointee.field = arena.binaryData(field)
+        }
+        if !description.isEmpty {
+            c.pointee.has_description = 1
+            c.pointee.description = arena.binaryData(description)
+        }
+        if !reason.isEmpty {
+            c.pointee.has_reason = 1
+            c.pointee.reason = arena.binaryData(reason)
+        }
         if let value = localizedMessage {
             c.pointee.localized_message = arena.message(value)
         }
@@ -703,8 +752,14 @@ extension RequestInfo: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__RequestInfo>, arena: EncodeArena) {
         google__rpc__request_info__init(c)
-        c.pointee.request_id = arena.binaryData(requestID)
-        c.pointee.serving_data = arena.binaryData(servingData)
+        if !requestID.isEmpty {
+            c.pointee.has_request_id = 1
+            c.pointee.request_id = arena.binaryData(requestID)
+        }
+        if !servingData.isEmpty {
+            c.pointee.has_serving_data = 1
+            c.pointee.serving_data = arena.binaryData(servingData)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -766,10 +821,22 @@ extension ResourceInfo: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__ResourceInfo>, arena: EncodeArena) {
         google__rpc__resource_info__init(c)
-        c.pointee.resource_type = arena.binaryData(resourceType)
-        c.pointee.resource_name = arena.binaryData(resourceName)
-        c.pointee.owner = arena.binaryData(owner)
-        c.pointee.description = arena.binaryData(description)
+        if !resourceType.isEmpty {
+            c.pointee.has_resource_type = 1
+            c.pointee.resource_type = arena.binaryData(resourceType)
+        }
+        if !resourceName.isEmpty {
+            c.pointee.has_resource_name = 1
+            c.pointee.resource_name = arena.binaryData(resourceName)
+        }
+        if !owner.isEmpty {
+            c.pointee.has_owner = 1
+            c.pointee.owner = arena.binaryData(owner)
+        }
+        if !description.isEmpty {
+            c.pointee.has_description = 1
+            c.pointee.description = arena.binaryData(description)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -885,8 +952,14 @@ extension Help.Link: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__Help__Link>, arena: EncodeArena) {
         google__rpc__help__link__init(c)
-        c.pointee.description = arena.binaryData(description)
-        c.pointee.url = arena.binaryData(url)
+        if !description.isEmpty {
+            c.pointee.has_description = 1
+            c.pointee.description = arena.binaryData(description)
+        }
+        if !url.isEmpty {
+            c.pointee.has_url = 1
+            c.pointee.url = arena.binaryData(url)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }
@@ -945,8 +1018,14 @@ extension LocalizedMessage: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__LocalizedMessage>, arena: EncodeArena) {
         google__rpc__localized_message__init(c)
-        c.pointee.locale = arena.binaryData(locale)
-        c.pointee.message = arena.binaryData(message)
+        if !locale.isEmpty {
+            c.pointee.has_locale = 1
+            c.pointee.locale = arena.binaryData(locale)
+        }
+        if !message.isEmpty {
+            c.pointee.has_message = 1
+            c.pointee.message = arena.binaryData(message)
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

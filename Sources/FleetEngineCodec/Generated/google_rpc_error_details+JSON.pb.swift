@@ -27,23 +27,19 @@ extension ErrorInfo: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "reason":
-                try seen.insert(0, member, context: context)
                 context.enter("reason")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.reason = try context.string(member.value)
             case "domain":
-                try seen.insert(1, member, context: context)
                 context.enter("domain")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.domain = try context.string(member.value)
             case "metadata":
-                try seen.insert(2, member, context: context)
                 context.enter("metadata")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -72,11 +68,9 @@ extension RetryInfo: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 1)
         for member in members {
             switch member.key {
             case "retryDelay", "retry_delay":
-                try seen.insert(0, member, context: context)
                 context.enter("retry_delay")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -110,11 +104,9 @@ extension DebugInfo: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "stackEntries", "stack_entries":
-                try seen.insert(0, member, context: context)
                 context.enter("stack_entries")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -125,7 +117,6 @@ extension DebugInfo: JSONCodableMessage {
                     self.stackEntries.append(try context.string(element))
                 }
             case "detail":
-                try seen.insert(1, member, context: context)
                 context.enter("detail")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -155,11 +146,9 @@ extension QuotaFailure: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 1)
         for member in members {
             switch member.key {
             case "violations":
-                try seen.insert(0, member, context: context)
                 context.enter("violations")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -224,41 +213,34 @@ extension QuotaFailure.Violation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 8)
         for member in members {
             switch member.key {
             case "subject":
-                try seen.insert(0, member, context: context)
                 context.enter("subject")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.subject = try context.string(member.value)
             case "description":
-                try seen.insert(1, member, context: context)
                 context.enter("description")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.description = try context.string(member.value)
             case "apiService", "api_service":
-                try seen.insert(2, member, context: context)
                 context.enter("api_service")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.apiService = try context.string(member.value)
             case "quotaMetric", "quota_metric":
-                try seen.insert(3, member, context: context)
                 context.enter("quota_metric")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.quotaMetric = try context.string(member.value)
             case "quotaId", "quota_id":
-                try seen.insert(4, member, context: context)
                 context.enter("quota_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.quotaID = try context.string(member.value)
             case "quotaDimensions", "quota_dimensions":
-                try seen.insert(5, member, context: context)
                 context.enter("quota_dimensions")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -268,13 +250,11 @@ extension QuotaFailure.Violation: JSONCodableMessage {
                     self.quotaDimensions[entry.key] = try context.string(entry.value)
                 }
             case "quotaValue", "quota_value":
-                try seen.insert(6, member, context: context)
                 context.enter("quota_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.quotaValue = try context.int64(member.value)
             case "futureQuotaValue", "future_quota_value":
-                try seen.insert(7, member, context: context)
                 context.enter("future_quota_value")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -304,11 +284,9 @@ extension PreconditionFailure: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 1)
         for member in members {
             switch member.key {
             case "violations":
-                try seen.insert(0, member, context: context)
                 context.enter("violations")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -346,23 +324,19 @@ extension PreconditionFailure.Violation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "type":
-                try seen.insert(0, member, context: context)
                 context.enter("type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.type = try context.string(member.value)
             case "subject":
-                try seen.insert(1, member, context: context)
                 context.enter("subject")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.subject = try context.string(member.value)
             case "description":
-                try seen.insert(2, member, context: context)
                 context.enter("description")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -392,11 +366,9 @@ extension BadRequest: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 1)
         for member in members {
             switch member.key {
             case "fieldViolations", "field_violations":
-                try seen.insert(0, member, context: context)
                 context.enter("field_violations")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -438,29 +410,24 @@ extension BadRequest.FieldViolation: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 4)
         for member in members {
             switch member.key {
             case "field":
-                try seen.insert(0, member, context: context)
                 context.enter("field")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.field = try context.string(member.value)
             case "description":
-                try seen.insert(1, member, context: context)
                 context.enter("description")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.description = try context.string(member.value)
             case "reason":
-                try seen.insert(2, member, context: context)
                 context.enter("reason")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.reason = try context.string(member.value)
             case "localizedMessage", "localized_message":
-                try seen.insert(3, member, context: context)
                 context.enter("localized_message")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -489,17 +456,14 @@ extension RequestInfo: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "requestId", "request_id":
-                try seen.insert(0, member, context: context)
                 context.enter("request_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.requestID = try context.string(member.value)
             case "servingData", "serving_data":
-                try seen.insert(1, member, context: context)
                 context.enter("serving_data")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -536,29 +500,24 @@ extension ResourceInfo: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 4)
         for member in members {
             switch member.key {
             case "resourceType", "resource_type":
-                try seen.insert(0, member, context: context)
                 context.enter("resource_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.resourceType = try context.string(member.value)
             case "resourceName", "resource_name":
-                try seen.insert(1, member, context: context)
                 context.enter("resource_name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.resourceName = try context.string(member.value)
             case "owner":
-                try seen.insert(2, member, context: context)
                 context.enter("owner")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.owner = try context.string(member.value)
             case "description":
-                try seen.insert(3, member, context: context)
                 context.enter("description")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -588,11 +547,9 @@ extension Help: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 1)
         for member in members {
             switch member.key {
             case "links":
-                try seen.insert(0, member, context: context)
                 context.enter("links")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -626,17 +583,14 @@ extension Help.Link: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "description":
-                try seen.insert(0, member, context: context)
                 context.enter("description")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.description = try context.string(member.value)
             case "url":
-                try seen.insert(1, member, context: context)
                 context.enter("url")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
@@ -665,17 +619,14 @@ extension LocalizedMessage: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "locale":
-                try seen.insert(0, member, context: context)
                 context.enter("locale")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.locale = try context.string(member.value)
             case "message":
-                try seen.insert(1, member, context: context)
                 context.enter("message")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

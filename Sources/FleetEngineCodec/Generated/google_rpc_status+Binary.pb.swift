@@ -57,8 +57,14 @@ extension RPCStatus: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__Status>, arena: EncodeArena) {
         google__rpc__status__init(c)
-        c.pointee.code = code
-        c.pointee.message = arena.binaryData(message)
+        if code != 0 {
+            c.pointee.has_code = 1
+            c.pointee.code = code
+        }
+        if !message.isEmpty {
+            c.pointee.has_message = 1
+            c.pointee.message = arena.binaryData(message)
+        }
         if !details.isEmpty {
             c.pointee.n_details = details.count
             c.pointee.details = arena.messages(details)

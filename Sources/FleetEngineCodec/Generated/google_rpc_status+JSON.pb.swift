@@ -25,23 +25,19 @@ extension RPCStatus: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 3)
         for member in members {
             switch member.key {
             case "code":
-                try seen.insert(0, member, context: context)
                 context.enter("code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.code = try context.int32(member.value)
             case "message":
-                try seen.insert(1, member, context: context)
                 context.enter("message")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.message = try context.string(member.value)
             case "details":
-                try seen.insert(2, member, context: context)
                 context.enter("details")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

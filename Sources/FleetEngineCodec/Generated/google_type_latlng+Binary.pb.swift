@@ -55,8 +55,14 @@ extension LatLng: CBackedMessage {
 
     func fillC(_ c: UnsafeMutablePointer<Google__Type__LatLng>, arena: EncodeArena) {
         google__type__lat_lng__init(c)
-        c.pointee.latitude = latitude
-        c.pointee.longitude = longitude
+        if latitude.bitPattern != 0 {
+            c.pointee.has_latitude = 1
+            c.pointee.latitude = latitude
+        }
+        if longitude.bitPattern != 0 {
+            c.pointee.has_longitude = 1
+            c.pointee.longitude = longitude
+        }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
         }

@@ -16,17 +16,14 @@ extension LatLng: JSONCodableMessage {
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
         let members = try context.object(value, typeName: Self.protoMessageName)
-        var seen = JSONFieldSet(count: 2)
         for member in members {
             switch member.key {
             case "latitude":
-                try seen.insert(0, member, context: context)
                 context.enter("latitude")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 self.latitude = try context.double(member.value)
             case "longitude":
-                try seen.insert(1, member, context: context)
                 context.enter("longitude")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }

@@ -21,25 +21,6 @@ enum JSONDecoding {
     }
 }
 
-/// Which fields of a message a JSON object has set so far, to refuse the same field twice
-/// (e.g. once as `tripStatus` and once as `trip_status`), as Google's parser does.
-struct JSONFieldSet {
-    private var seen: [Bool]
-
-    init(count: Int) {
-        seen = Array(repeating: false, count: count)
-    }
-
-    mutating func insert(_ index: Int, _ member: JSONMember, context: JSONReadContext) throws(CodecError) {
-        guard !seen[index] else {
-            throw context.error(
-                .invalidJSONValue, "field \"\(member.key)\" is set more than once (by two of its names)",
-                at: member.value)
-        }
-        seen[index] = true
-    }
-}
-
 extension JSONReadContext {
     func unknownField(_ member: JSONMember, in messageName: String) -> CodecError {
         error(.unknownJSONField, "\(messageName) has no field named \"\(member.key)\"", at: member.value)

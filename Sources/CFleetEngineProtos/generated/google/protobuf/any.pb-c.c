@@ -57,21 +57,21 @@ static const ProtobufCFieldDescriptor google__protobuf__any__field_descriptors[2
   {
     "type_url",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Any, has_type_url),
     offsetof(Google__Protobuf__Any, type_url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "value",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Any, has_value),
     offsetof(Google__Protobuf__Any, value),
     NULL,
     NULL,

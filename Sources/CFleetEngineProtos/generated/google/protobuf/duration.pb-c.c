@@ -57,9 +57,9 @@ static const ProtobufCFieldDescriptor google__protobuf__duration__field_descript
   {
     "seconds",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Duration, has_seconds),
     offsetof(Google__Protobuf__Duration, seconds),
     NULL,
     NULL,
@@ -69,9 +69,9 @@ static const ProtobufCFieldDescriptor google__protobuf__duration__field_descript
   {
     "nanos",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Duration, has_nanos),
     offsetof(Google__Protobuf__Duration, nanos),
     NULL,
     NULL,

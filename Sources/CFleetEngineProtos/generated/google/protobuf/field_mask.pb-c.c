@@ -62,7 +62,7 @@ static const ProtobufCFieldDescriptor google__protobuf__field_mask__field_descri
     offsetof(Google__Protobuf__FieldMask, n_paths),
     offsetof(Google__Protobuf__FieldMask, paths),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

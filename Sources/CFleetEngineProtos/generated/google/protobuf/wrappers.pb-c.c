@@ -417,9 +417,9 @@ static const ProtobufCFieldDescriptor google__protobuf__double_value__field_desc
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_DOUBLE,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__DoubleValue, has_value),
     offsetof(Google__Protobuf__DoubleValue, value),
     NULL,
     NULL,
@@ -455,9 +455,9 @@ static const ProtobufCFieldDescriptor google__protobuf__float_value__field_descr
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_FLOAT,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__FloatValue, has_value),
     offsetof(Google__Protobuf__FloatValue, value),
     NULL,
     NULL,
@@ -493,9 +493,9 @@ static const ProtobufCFieldDescriptor google__protobuf__int64_value__field_descr
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Int64Value, has_value),
     offsetof(Google__Protobuf__Int64Value, value),
     NULL,
     NULL,
@@ -531,9 +531,9 @@ static const ProtobufCFieldDescriptor google__protobuf__uint64_value__field_desc
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__UInt64Value, has_value),
     offsetof(Google__Protobuf__UInt64Value, value),
     NULL,
     NULL,
@@ -569,9 +569,9 @@ static const ProtobufCFieldDescriptor google__protobuf__int32_value__field_descr
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__Int32Value, has_value),
     offsetof(Google__Protobuf__Int32Value, value),
     NULL,
     NULL,
@@ -607,9 +607,9 @@ static const ProtobufCFieldDescriptor google__protobuf__uint32_value__field_desc
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_UINT32,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__UInt32Value, has_value),
     offsetof(Google__Protobuf__UInt32Value, value),
     NULL,
     NULL,
@@ -645,9 +645,9 @@ static const ProtobufCFieldDescriptor google__protobuf__bool_value__field_descri
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__BoolValue, has_value),
     offsetof(Google__Protobuf__BoolValue, value),
     NULL,
     NULL,
@@ -683,12 +683,12 @@ static const ProtobufCFieldDescriptor google__protobuf__string_value__field_desc
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__StringValue, has_value),
     offsetof(Google__Protobuf__StringValue, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -721,9 +721,9 @@ static const ProtobufCFieldDescriptor google__protobuf__bytes_value__field_descr
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Protobuf__BytesValue, has_value),
     offsetof(Google__Protobuf__BytesValue, value),
     NULL,
     NULL,

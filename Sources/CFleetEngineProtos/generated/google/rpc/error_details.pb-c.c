@@ -732,24 +732,24 @@ static const ProtobufCFieldDescriptor google__rpc__error_info__metadata_entry__f
   {
     "key",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ErrorInfo__MetadataEntry, has_key),
     offsetof(Google__Rpc__ErrorInfo__MetadataEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "value",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ErrorInfo__MetadataEntry, has_value),
     offsetof(Google__Rpc__ErrorInfo__MetadataEntry, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -783,24 +783,24 @@ static const ProtobufCFieldDescriptor google__rpc__error_info__field_descriptors
   {
     "reason",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ErrorInfo, has_reason),
     offsetof(Google__Rpc__ErrorInfo, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "domain",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ErrorInfo, has_domain),
     offsetof(Google__Rpc__ErrorInfo, domain),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -847,7 +847,7 @@ static const ProtobufCFieldDescriptor google__rpc__retry_info__field_descriptors
   {
     "retry_delay",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Google__Rpc__RetryInfo, retry_delay),
@@ -890,19 +890,19 @@ static const ProtobufCFieldDescriptor google__rpc__debug_info__field_descriptors
     offsetof(Google__Rpc__DebugInfo, n_stack_entries),
     offsetof(Google__Rpc__DebugInfo, stack_entries),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "detail",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__DebugInfo, has_detail),
     offsetof(Google__Rpc__DebugInfo, detail),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -936,24 +936,24 @@ static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__quo
   {
     "key",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, has_key),
     offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "value",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, has_value),
     offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -987,60 +987,60 @@ static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__fie
   {
     "subject",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_subject),
     offsetof(Google__Rpc__QuotaFailure__Violation, subject),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "description",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_description),
     offsetof(Google__Rpc__QuotaFailure__Violation, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "api_service",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_api_service),
     offsetof(Google__Rpc__QuotaFailure__Violation, api_service),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "quota_metric",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_quota_metric),
     offsetof(Google__Rpc__QuotaFailure__Violation, quota_metric),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "quota_id",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_quota_id),
     offsetof(Google__Rpc__QuotaFailure__Violation, quota_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1059,9 +1059,9 @@ static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__fie
   {
     "quota_value",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, has_quota_value),
     offsetof(Google__Rpc__QuotaFailure__Violation, quota_value),
     NULL,
     NULL,
@@ -1071,7 +1071,7 @@ static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__fie
   {
     "future_quota_value",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT64,
     offsetof(Google__Rpc__QuotaFailure__Violation, _future_quota_value_case),
     offsetof(Google__Rpc__QuotaFailure__Violation, future_quota_value),
@@ -1154,36 +1154,36 @@ static const ProtobufCFieldDescriptor google__rpc__precondition_failure__violati
   {
     "type",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__PreconditionFailure__Violation, has_type),
     offsetof(Google__Rpc__PreconditionFailure__Violation, type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "subject",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__PreconditionFailure__Violation, has_subject),
     offsetof(Google__Rpc__PreconditionFailure__Violation, subject),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "description",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__PreconditionFailure__Violation, has_description),
     offsetof(Google__Rpc__PreconditionFailure__Violation, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1256,43 +1256,43 @@ static const ProtobufCFieldDescriptor google__rpc__bad_request__field_violation_
   {
     "field",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__BadRequest__FieldViolation, has_field),
     offsetof(Google__Rpc__BadRequest__FieldViolation, field),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "description",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__BadRequest__FieldViolation, has_description),
     offsetof(Google__Rpc__BadRequest__FieldViolation, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "reason",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__BadRequest__FieldViolation, has_reason),
     offsetof(Google__Rpc__BadRequest__FieldViolation, reason),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "localized_message",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Google__Rpc__BadRequest__FieldViolation, localized_message),
@@ -1371,24 +1371,24 @@ static const ProtobufCFieldDescriptor google__rpc__request_info__field_descripto
   {
     "request_id",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__RequestInfo, has_request_id),
     offsetof(Google__Rpc__RequestInfo, request_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "serving_data",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__RequestInfo, has_serving_data),
     offsetof(Google__Rpc__RequestInfo, serving_data),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1422,48 +1422,48 @@ static const ProtobufCFieldDescriptor google__rpc__resource_info__field_descript
   {
     "resource_type",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ResourceInfo, has_resource_type),
     offsetof(Google__Rpc__ResourceInfo, resource_type),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "resource_name",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ResourceInfo, has_resource_name),
     offsetof(Google__Rpc__ResourceInfo, resource_name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "owner",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ResourceInfo, has_owner),
     offsetof(Google__Rpc__ResourceInfo, owner),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "description",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__ResourceInfo, has_description),
     offsetof(Google__Rpc__ResourceInfo, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1499,24 +1499,24 @@ static const ProtobufCFieldDescriptor google__rpc__help__link__field_descriptors
   {
     "description",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__Help__Link, has_description),
     offsetof(Google__Rpc__Help__Link, description),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "url",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__Help__Link, has_url),
     offsetof(Google__Rpc__Help__Link, url),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -1588,24 +1588,24 @@ static const ProtobufCFieldDescriptor google__rpc__localized_message__field_desc
   {
     "locale",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__LocalizedMessage, has_locale),
     offsetof(Google__Rpc__LocalizedMessage, locale),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "message",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__LocalizedMessage, has_message),
     offsetof(Google__Rpc__LocalizedMessage, message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

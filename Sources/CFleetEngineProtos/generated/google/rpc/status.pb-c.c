@@ -57,9 +57,9 @@ static const ProtobufCFieldDescriptor google__rpc__status__field_descriptors[3] 
   {
     "code",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__Status, has_code),
     offsetof(Google__Rpc__Status, code),
     NULL,
     NULL,
@@ -69,12 +69,12 @@ static const ProtobufCFieldDescriptor google__rpc__status__field_descriptors[3] 
   {
     "message",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__Status, has_message),
     offsetof(Google__Rpc__Status, message),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -57,9 +57,9 @@ static const ProtobufCFieldDescriptor google__type__lat_lng__field_descriptors[2
   {
     "latitude",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_DOUBLE,
-    0,   /* quantifier_offset */
+    offsetof(Google__Type__LatLng, has_latitude),
     offsetof(Google__Type__LatLng, latitude),
     NULL,
     NULL,
@@ -69,9 +69,9 @@ static const ProtobufCFieldDescriptor google__type__lat_lng__field_descriptors[2
   {
     "longitude",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_DOUBLE,
-    0,   /* quantifier_offset */
+    offsetof(Google__Type__LatLng, has_longitude),
     offsetof(Google__Type__LatLng, longitude),
     NULL,
     NULL,

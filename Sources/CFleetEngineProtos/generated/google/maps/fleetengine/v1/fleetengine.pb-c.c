@@ -282,36 +282,36 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_point_id__
   {
     "place_id",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__TerminalPointId, id_case),
     offsetof(Maps__Fleetengine__V1__TerminalPointId, place_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "generated_id",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__TerminalPointId, id_case),
     offsetof(Maps__Fleetengine__V1__TerminalPointId, generated_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "value",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalPointId, has_value),
     offsetof(Maps__Fleetengine__V1__TerminalPointId, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -346,7 +346,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
   {
     "point",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TerminalLocation, point),
@@ -358,7 +358,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
   {
     "terminal_point_id",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TerminalLocation, terminal_point_id),
@@ -370,33 +370,33 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
   {
     "access_point_id",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalLocation, has_access_point_id),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, access_point_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "trip_id",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalLocation, has_trip_id),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, trip_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "terminal_location_type",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalLocation, has_terminal_location_type),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, terminal_location_type),
     &maps__fleetengine__v1__waypoint_type__descriptor,
     NULL,
@@ -436,7 +436,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "location",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TripWaypoint, location),
@@ -448,21 +448,21 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "trip_id",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, has_trip_id),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, trip_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "waypoint_type",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, has_waypoint_type),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, waypoint_type),
     &maps__fleetengine__v1__waypoint_type__descriptor,
     NULL,
@@ -484,19 +484,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "encoded_path_to_waypoint",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, has_encoded_path_to_waypoint),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, encoded_path_to_waypoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "distance_meters",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TripWaypoint, distance_meters),
@@ -508,7 +508,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "eta",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TripWaypoint, eta),
@@ -520,7 +520,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "duration",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TripWaypoint, duration),
@@ -532,7 +532,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "traffic_to_waypoint",
     10,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__TripWaypoint, traffic_to_waypoint),
@@ -579,43 +579,43 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_attribute__
   {
     "key",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleAttribute, has_key),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "value",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleAttribute, has_value),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "string_value",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, vehicle_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, string_value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "bool_value",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, vehicle_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, bool_value),
@@ -627,7 +627,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_attribute__
   {
     "number_value",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_DOUBLE,
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, vehicle_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, number_value),
@@ -669,7 +669,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "location",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, location),
@@ -681,7 +681,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "heading",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, heading),
@@ -693,7 +693,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed_kmph",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed_kmph),
@@ -705,7 +705,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "update_time",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, update_time),
@@ -717,7 +717,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "altitude",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, altitude),
@@ -729,7 +729,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed),
@@ -741,7 +741,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed_accuracy",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed_accuracy),
@@ -753,7 +753,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "horizontal_accuracy",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, horizontal_accuracy),
@@ -765,7 +765,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "vertical_accuracy",
     9,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, vertical_accuracy),
@@ -777,7 +777,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "bearing_accuracy",
     10,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, bearing_accuracy),
@@ -789,9 +789,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "location_sensor",
     11,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, has_location_sensor),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, location_sensor),
     &maps__fleetengine__v1__location_sensor__descriptor,
     NULL,
@@ -801,7 +801,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "is_gps_sensor_enabled",
     12,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, is_gps_sensor_enabled),
@@ -813,7 +813,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "server_time",
     13,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, server_time),
@@ -825,7 +825,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "time_since_update",
     14,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, time_since_update),
@@ -837,7 +837,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "num_stale_updates",
     15,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, num_stale_updates),
@@ -849,7 +849,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location",
     16,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location),
@@ -861,7 +861,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location_time",
     17,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location_time),
@@ -873,7 +873,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location",
     18,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location),
@@ -885,7 +885,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location_time",
     19,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location_time),
@@ -897,9 +897,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location_sensor",
     20,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, has_supplemental_location_sensor),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location_sensor),
     &maps__fleetengine__v1__location_sensor__descriptor,
     NULL,
@@ -909,7 +909,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location_accuracy",
     21,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location_accuracy),
@@ -921,7 +921,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "latlng_accuracy",
     22,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, latlng_accuracy),
@@ -933,7 +933,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "heading_accuracy",
     23,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, heading_accuracy),
@@ -945,7 +945,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "altitude_accuracy",
     24,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, altitude_accuracy),
@@ -957,7 +957,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location_accuracy",
     25,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location_accuracy),
@@ -969,9 +969,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "road_snapped",
     26,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, has_road_snapped),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, road_snapped),
     NULL,
     NULL,
@@ -981,7 +981,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "is_road_snapped",
     27,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, is_road_snapped),
@@ -993,9 +993,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location_sensor",
     28,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, has_raw_location_sensor),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location_sensor),
     &maps__fleetengine__v1__location_sensor__descriptor,
     NULL,
@@ -1005,7 +1005,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_location",
     29,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_location),
@@ -1017,7 +1017,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_update_time",
     30,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_update_time),
@@ -1029,7 +1029,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_latlng_accuracy_meters",
     31,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_latlng_accuracy_meters),
@@ -1041,7 +1041,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_heading_degrees",
     32,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_heading_degrees),
@@ -1110,31 +1110,31 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_attribute__fie
   {
     "key",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripAttribute, has_key),
     offsetof(Maps__Fleetengine__V1__TripAttribute, key),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "string_value",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__TripAttribute, trip_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__TripAttribute, string_value),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "bool_value",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
     offsetof(Maps__Fleetengine__V1__TripAttribute, trip_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__TripAttribute, bool_value),
@@ -1146,7 +1146,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_attribute__fie
   {
     "number_value",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_DOUBLE,
     offsetof(Maps__Fleetengine__V1__TripAttribute, trip_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__TripAttribute, number_value),

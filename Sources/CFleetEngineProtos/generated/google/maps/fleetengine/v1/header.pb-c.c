@@ -121,69 +121,69 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__request_header__fie
   {
     "language_code",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_language_code),
     offsetof(Maps__Fleetengine__V1__RequestHeader, language_code),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "region_code",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_region_code),
     offsetof(Maps__Fleetengine__V1__RequestHeader, region_code),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "sdk_version",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_sdk_version),
     offsetof(Maps__Fleetengine__V1__RequestHeader, sdk_version),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "os_version",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_os_version),
     offsetof(Maps__Fleetengine__V1__RequestHeader, os_version),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "device_model",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_device_model),
     offsetof(Maps__Fleetengine__V1__RequestHeader, device_model),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "sdk_type",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_sdk_type),
     offsetof(Maps__Fleetengine__V1__RequestHeader, sdk_type),
     &maps__fleetengine__v1__request_header__sdk_type__descriptor,
     NULL,
@@ -193,33 +193,33 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__request_header__fie
   {
     "maps_sdk_version",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_maps_sdk_version),
     offsetof(Maps__Fleetengine__V1__RequestHeader, maps_sdk_version),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "nav_sdk_version",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_nav_sdk_version),
     offsetof(Maps__Fleetengine__V1__RequestHeader, nav_sdk_version),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "platform",
     9,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_platform),
     offsetof(Maps__Fleetengine__V1__RequestHeader, platform),
     &maps__fleetengine__v1__request_header__platform__descriptor,
     NULL,
@@ -229,21 +229,21 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__request_header__fie
   {
     "manufacturer",
     10,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_manufacturer),
     offsetof(Maps__Fleetengine__V1__RequestHeader, manufacturer),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "android_api_level",
     11,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_android_api_level),
     offsetof(Maps__Fleetengine__V1__RequestHeader, android_api_level),
     NULL,
     NULL,
@@ -253,12 +253,12 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__request_header__fie
   {
     "trace_id",
     12,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__RequestHeader, has_trace_id),
     offsetof(Maps__Fleetengine__V1__RequestHeader, trace_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -134,9 +134,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__speed_reading_inter
   {
     "start_polyline_point_index",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, has_start_polyline_point_index),
     offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, start_polyline_point_index),
     NULL,
     NULL,
@@ -146,9 +146,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__speed_reading_inter
   {
     "end_polyline_point_index",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, has_end_polyline_point_index),
     offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, end_polyline_point_index),
     NULL,
     NULL,
@@ -158,9 +158,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__speed_reading_inter
   {
     "speed",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, has_speed),
     offsetof(Maps__Fleetengine__V1__SpeedReadingInterval, speed),
     &maps__fleetengine__v1__speed_reading_interval__speed__descriptor,
     NULL,
@@ -210,12 +210,12 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__consumable_traffic_
   {
     "encoded_path_to_waypoint",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__ConsumableTrafficPolyline, has_encoded_path_to_waypoint),
     offsetof(Maps__Fleetengine__V1__ConsumableTrafficPolyline, encoded_path_to_waypoint),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -327,7 +327,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__create_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, header),
@@ -339,19 +339,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__create_trip_request
   {
     "parent",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__CreateTripRequest, has_parent),
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, parent),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "trip",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, trip),
@@ -363,12 +363,12 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__create_trip_request
   {
     "trip_id",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__CreateTripRequest, has_trip_id),
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, trip_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -405,7 +405,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__GetTripRequest, header),
@@ -417,19 +417,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "name",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, has_name),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "current_route_segment_version",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__GetTripRequest, current_route_segment_version),
@@ -441,7 +441,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "remaining_waypoints_version",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__GetTripRequest, remaining_waypoints_version),
@@ -453,9 +453,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "route_format_type",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, has_route_format_type),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, route_format_type),
     &maps__fleetengine__v1__polyline_format_type__descriptor,
     NULL,
@@ -465,7 +465,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "current_route_segment_traffic_version",
     9,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__GetTripRequest, current_route_segment_traffic_version),
@@ -477,7 +477,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "remaining_waypoints_route_version",
     10,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__GetTripRequest, remaining_waypoints_route_version),
@@ -489,9 +489,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "view",
     11,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, has_view),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, view),
     &maps__fleetengine__v1__trip_view__descriptor,
     NULL,
@@ -536,7 +536,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__delete_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__DeleteTripRequest, header),
@@ -548,12 +548,12 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__delete_trip_request
   {
     "name",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__DeleteTripRequest, has_name),
     offsetof(Maps__Fleetengine__V1__DeleteTripRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -615,33 +615,33 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__report_billable_tri
   {
     "name",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, has_name),
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "country_code",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, has_country_code),
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, country_code),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "platform",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, has_platform),
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, platform),
     &maps__fleetengine__v1__billing_platform_identifier__descriptor,
     NULL,
@@ -656,16 +656,16 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__report_billable_tri
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, n_related_ids),
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, related_ids),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "solution_type",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, has_solution_type),
     offsetof(Maps__Fleetengine__V1__ReportBillableTripRequest, solution_type),
     &maps__fleetengine__v1__report_billable_trip_request__solution_type__descriptor,
     NULL,
@@ -706,7 +706,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, header),
@@ -718,19 +718,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "name",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__UpdateTripRequest, has_name),
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "trip",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, trip),
@@ -742,7 +742,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "update_mask",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, update_mask),
@@ -784,7 +784,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, header),
@@ -796,33 +796,33 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "parent",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_parent),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, parent),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "vehicle_id",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_vehicle_id),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, vehicle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "active_trips_only",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_active_trips_only),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, active_trips_only),
     NULL,
     NULL,
@@ -832,9 +832,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "page_size",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_page_size),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, page_size),
     NULL,
     NULL,
@@ -844,19 +844,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "page_token",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_page_token),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, page_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "minimum_staleness",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, minimum_staleness),
@@ -913,12 +913,12 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_respon
   {
     "next_page_token",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsResponse, has_next_page_token),
     offsetof(Maps__Fleetengine__V1__SearchTripsResponse, next_page_token),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

@@ -102,33 +102,33 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "name",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_name),
     offsetof(Maps__Fleetengine__V1__Trip, name),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "vehicle_id",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_vehicle_id),
     offsetof(Maps__Fleetengine__V1__Trip, vehicle_id),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "trip_status",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_trip_status),
     offsetof(Maps__Fleetengine__V1__Trip, trip_status),
     &maps__fleetengine__v1__trip_status__descriptor,
     NULL,
@@ -138,9 +138,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "trip_type",
     4,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_trip_type),
     offsetof(Maps__Fleetengine__V1__Trip, trip_type),
     &maps__fleetengine__v1__trip_type__descriptor,
     NULL,
@@ -150,7 +150,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "pickup_point",
     5,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, pickup_point),
@@ -162,7 +162,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "pickup_time",
     6,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, pickup_time),
@@ -174,7 +174,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "dropoff_point",
     7,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, dropoff_point),
@@ -186,7 +186,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "dropoff_time",
     8,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, dropoff_time),
@@ -210,9 +210,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "number_of_passengers",
     10,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_number_of_passengers),
     offsetof(Maps__Fleetengine__V1__Trip, number_of_passengers),
     NULL,
     NULL,
@@ -222,7 +222,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "last_location",
     11,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, last_location),
@@ -234,7 +234,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_distance_meters",
     12,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, remaining_distance_meters),
@@ -246,7 +246,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "eta_to_first_waypoint",
     13,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, eta_to_first_waypoint),
@@ -270,9 +270,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "intermediate_destination_index",
     15,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_INT32,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_intermediate_destination_index),
     offsetof(Maps__Fleetengine__V1__Trip, intermediate_destination_index),
     NULL,
     NULL,
@@ -294,7 +294,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_version",
     17,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_version),
@@ -306,7 +306,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_waypoints_version",
     19,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, remaining_waypoints_version),
@@ -330,19 +330,19 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment",
     21,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BYTES,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_current_route_segment),
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
     "actual_pickup_point",
     22,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, actual_pickup_point),
@@ -354,7 +354,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "actual_dropoff_point",
     23,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, actual_dropoff_point),
@@ -366,7 +366,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_end_point",
     24,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_end_point),
@@ -378,7 +378,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "intermediate_destinations_version",
     25,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, intermediate_destinations_version),
@@ -390,9 +390,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "last_location_snappable",
     26,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_last_location_snappable),
     offsetof(Maps__Fleetengine__V1__Trip, last_location_snappable),
     NULL,
     NULL,
@@ -402,7 +402,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_time_to_first_waypoint",
     27,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, remaining_time_to_first_waypoint),
@@ -414,7 +414,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_traffic",
     28,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_traffic),
@@ -426,7 +426,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_waypoints_route_version",
     29,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, remaining_waypoints_route_version),
@@ -438,7 +438,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_traffic_version",
     30,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_traffic_version),
@@ -450,9 +450,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "view",
     31,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_ENUM,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, has_view),
     offsetof(Maps__Fleetengine__V1__Trip, view),
     &maps__fleetengine__v1__trip_view__descriptor,
     NULL,
@@ -462,7 +462,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "actual_pickup_arrival_point",
     32,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__Trip, actual_pickup_arrival_point),
@@ -570,7 +570,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "point",
     1,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__StopLocation, point),
@@ -582,7 +582,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "timestamp",
     2,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__StopLocation, timestamp),
@@ -594,7 +594,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "stop_time",
     3,
-    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Maps__Fleetengine__V1__StopLocation, stop_time),

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import FleetEngineCodec
+
+@Suite("Fields the schema does not know survive decode and encode")
+struct UnknownFieldTests {
+    @Test(
+        "unknown fields of every wire type are kept in order and written back after the known fields",
+        arguments: [
+            ("f807 01", "varint"),
+            ("fd07 01020304", "fixed32"),
+            ("f907 0102030405060708", "fixed64"),
+            ("fa07 02 6869", "length-delimited"),
+            ("fb07 0801 fc07", "group"),
+        ])
+    func everyWireType(hex: String, kind: String) throws {
+        let bytes = hexBytes("0a0161" + hex)
+        let trip = try Trip(serializedBytes: bytes)
+        #expect(trip.name == "a")
+        #expect(trip.unknownFields.bytes == hexBytes(hex), "\(kind)")
+        #expect(trip.serializedBytes() == bytes, "\(kind)")
+    }
+
+    @Test("unknown fields are kept inside nested messages too")
+    func nested() throws {
+        // pickup_point { point { latitude: 1.0, field 9: 150 } }
+        let bytes = hexBytes("2a0f 0a0d 09000000000000f03f 489601")
+        let trip = try Trip(serializedBytes: bytes)
+        #expect(trip.pickupPoint?.point?.latitude == 1)
+        #expect(trip.pickupPoint?.point?.unknownFields.bytes == hexBytes("489601"))
+        #expect(trip.serializedBytes() == bytes)
+    }
+
+    @Test("a known field with another wire type is kept as an unknown field, as Google's parsers keep it")
+    func wrongWireType() throws {
+        // name (field 1) sent as a varint, then trip_status as it should be.
+        let trip = try Trip(serializedBytes: hexBytes("0805 1802"))
+        #expect(trip.name == "")
+        #expect(trip.tripStatus == .enrouteToPickup)
+        #expect(trip.unknownFields.bytes == hexBytes("0805"))
+        #expect(trip.serializedBytes() == hexBytes("1802 0805"))
+    }
+
+    @Test("a wrong wire type deep inside a nested message is kept where it was")
+    func wrongWireTypeNested() throws {
+        // pickup_point { point { latitude sent as varint } }
+        let trip = try Trip(serializedBytes: hexBytes("2a04 0a02 0801"))
+        #expect(trip.pickupPoint?.point?.latitude == 0)
+        #expect(trip.pickupPoint?.point?.unknownFields.bytes == hexBytes("0801"))
+        #expect(trip.serializedBytes() == hexBytes("2a04 0a02 0801"))
+    }
+
+    @Test("a field numbered 2^29 - 1, the number the decoder uses internally, is an ordinary unknown field")
+    func highestFieldNumber() throws {
+        for hex in ["f8ffffff0f 01", "faffffff0f 02 6869"] {
+            let trip = try Trip(serializedBytes: hexBytes("1802" + hex))
+            #expect(trip.unknownFields.bytes == hexBytes(hex))
+        }
+        // Alongside a group, which makes the decoder wrap fields under that number.
+        let mixed = hexBytes("faffffff0f 02 6869 1b 1c")
+        let trip = try Trip(serializedBytes: mixed)
+        #expect(trip.unknownFields.bytes == mixed)
+        #expect(trip.serializedBytes() == mixed)
+    }
+
+    @Test("unknown fields built by a caller are checked to be whole fields")
+    func validatingInit() throws {
+        #expect(try UnknownFields(validating: hexBytes("f807 01")).bytes == hexBytes("f807 01"))
+        #expect(throws: CodecError(.truncated)) { try UnknownFields(validating: hexBytes("f807")) }
+        #expect(throws: CodecError(.unmatchedEndGroup)) { try UnknownFields(validating: hexBytes("0c")) }
+        var trip = Trip()
+        trip.unknownFields = try UnknownFields(validating: hexBytes("f807 01"))
+        #expect(trip.serializedBytes() == hexBytes("f807 01"))
+    }
+}

@@ -111,7 +111,8 @@ struct BinaryRoundTripTests {
     func mapsAreSorted() throws {
         var info = ErrorInfo()
         info.metadata = ["tripId": "t1", "providerId": "p"]
-        #expect(info.serializedBytes() == hexBytes("1a0f0a0a70726f76696465724964120170" + "1a0c0a06747269704964120274 31"))
+        #expect(
+            info.serializedBytes() == hexBytes("1a0f0a0a70726f76696465724964120170" + "1a0c0a06747269704964120274 31"))
         #expect(try ErrorInfo(serializedBytes: info.serializedBytes()).metadata == info.metadata)
     }
 
@@ -139,7 +140,9 @@ struct BinaryRoundTripTests {
         #expect(trip.pickupPoint?.accessPointID == "b")
     }
 
-    @Test("every message type decodes what it encodes when empty", arguments: MessageRegistry.allMessageTypes.map { $0.protoMessageName })
+    @Test(
+        "every message type decodes what it encodes when empty",
+        arguments: MessageRegistry.allMessageTypes.map { $0.protoMessageName })
     func everyTypeRoundTripsEmpty(name: String) throws {
         let type = try #require(MessageRegistry.messageType(named: name))
         let empty = type.init()

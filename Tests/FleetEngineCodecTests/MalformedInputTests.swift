@@ -25,7 +25,9 @@ struct MalformedInputTests {
         Case(hex: "8080808010 01", code: .invalidFieldNumber, offset: 0, field: nil, path: "maps.fleetengine.v1.Trip"),
         Case(hex: "0e", code: .invalidWireType, offset: 0, field: 1, path: "maps.fleetengine.v1.Trip"),
         Case(hex: "18 80", code: .truncated, offset: 1, field: 3, path: "maps.fleetengine.v1.Trip"),
-        Case(hex: "18 ffffffffffffffffffff01", code: .malformedVarint, offset: 1, field: 3, path: "maps.fleetengine.v1.Trip"),
+        Case(
+            hex: "18 ffffffffffffffffffff01", code: .malformedVarint, offset: 1, field: 3,
+            path: "maps.fleetengine.v1.Trip"),
         Case(hex: "80", code: .truncated, offset: 0, field: nil, path: "maps.fleetengine.v1.Trip"),
         Case(hex: "4a02 0900", code: .truncated, offset: 3, field: 1, path: "maps.fleetengine.v1.Trip.route[0]"),
         Case(

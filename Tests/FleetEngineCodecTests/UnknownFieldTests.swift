@@ -24,7 +24,7 @@ struct UnknownFieldTests {
     @Test("unknown fields are kept inside nested messages too")
     func nested() throws {
         // pickup_point { point { latitude: 1.0, field 9: 150 } }
-        let bytes = hexBytes("2a0f 0a0d 09000000000000f03f 489601")
+        let bytes = hexBytes("2a0e 0a0c 09000000000000f03f 489601")
         let trip = try Trip(serializedBytes: bytes)
         #expect(trip.pickupPoint?.point?.latitude == 1)
         #expect(trip.pickupPoint?.point?.unknownFields.bytes == hexBytes("489601"))

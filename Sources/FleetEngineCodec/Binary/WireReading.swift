@@ -29,7 +29,9 @@ enum WireReading {
 extension WireReading {
     /// Moves past one field's value, for bytes already checked to be well-formed (unknown fields
     /// that decoding kept, or that ``UnknownFields/init(validating:)`` accepted).
-    static func skipValue(wireType: UInt8, fieldNumber: UInt64, in buffer: UnsafeBufferPointer<UInt8>, at position: inout Int) {
+    static func skipValue(
+        wireType: UInt8, fieldNumber: UInt64, in buffer: UnsafeBufferPointer<UInt8>, at position: inout Int
+    ) {
         switch wireType {
         case 0:
             _ = varint(in: buffer, at: &position)

@@ -65,7 +65,8 @@ struct WireScanner {
             if number == Int(Self.wrapperFieldNumber) { needsRewrite = true }
             guard let field = schema.field(number: number) else {
                 if wireType == .startGroup { needsRewrite = true }
-                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                try skipValue(
+                    wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
             let index = occurrences[number, default: 0]
@@ -75,11 +76,13 @@ struct WireScanner {
             guard wireType == field.kind.wireType || packed else {
                 // Google's parsers keep such a field as unknown; protobuf-c refuses it.
                 needsRewrite = true
-                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                try skipValue(
+                    wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
             guard wireType == .lengthDelimited else {
-                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
+                try skipValue(
+                    wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
             let body = try readLength(at: &position, limit: range.upperBound, number: number, path: fieldPath)
@@ -209,7 +212,8 @@ struct WireScanner {
         }
     }
 
-    private func skipGroup(number: Int, at position: inout Int, limit: Int, path: String, depth: Int) throws(CodecError) {
+    private func skipGroup(number: Int, at position: inout Int, limit: Int, path: String, depth: Int) throws(CodecError)
+    {
         let start = position
         guard depth <= options.maxNestingDepth else {
             throw CodecError(
@@ -246,7 +250,8 @@ struct WireScanner {
         )
     }
 
-    private func checkPacked(_ kind: WireSchema.Kind, _ body: Range<Int>, number: Int, path: String) throws(CodecError) {
+    private func checkPacked(_ kind: WireSchema.Kind, _ body: Range<Int>, number: Int, path: String) throws(CodecError)
+    {
         switch kind {
         case .fixed32, .fixed64:
             let size = kind.wireType == .fixed64 ? 8 : 4
@@ -291,7 +296,8 @@ struct WireScanner {
             let field = schema.field(number: number)
             var fits = false
             if let field, number != Int(Self.wrapperFieldNumber) {
-                fits = wireType == field.kind.wireType
+                fits =
+                    wireType == field.kind.wireType
                     || (field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited)
             }
             if fits, let field, case .message(let nested) = field.kind {

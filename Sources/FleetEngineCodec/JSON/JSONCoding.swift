@@ -1,6 +1,7 @@
 /// Swift values to proto3 JSON text.
 enum JSONEncoding {
-    static func encode<M: JSONCodableMessage>(_ message: M, options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
+    static func encode<M: JSONCodableMessage>(_ message: M, options: JSONEncodingOptions) throws(CodecError) -> [UInt8]
+    {
         var writer = JSONWriter(options: options)
         try message.writeJSON(&writer)
         return writer.bytes

@@ -70,7 +70,7 @@ extension AnyMessage: JSONCodableMessage {
             }
             message = try M(json: inner.value, context: &context)
         } else {
-            message = try M(json: JSONValue(kind: .object(members), offset: object.offset), context: &context)
+            message = try M(json: JSONValue(.object(members), offset: object.offset), context: &context)
         }
         return message.serializedBytes()
     }

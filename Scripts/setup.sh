@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set-up, the first of the README's two commands: installs what a fresh machine with only the
+# Swift toolchain lacks, then runs the main job (a release build of the library and `fleettrips`).
+#
+#   Scripts/setup.sh
+#
+# Installs, when missing: Debian's libprotobuf-c-dev (the codec's C runtime), protobuf-c-compiler
+# and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), and
+# from PyPI Google's google-maps-fleetengine and grpcio (the independent references the tests
+# compare against). Run as root, or with sudo available.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+apt_packages=(libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config)
+missing=()
+for package in "${apt_packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    sudo_prefix=""
+    if [ "$(id -u)" -ne 0 ]; then sudo_prefix="sudo"; fi
+    echo "installing from apt: ${missing[*]}"
+    $sudo_prefix apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_prefix apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python_packages=(google-maps-fleetengine grpcio)
+if ! python3 -c "import google.maps.fleetengine_v1, grpc" >/dev/null 2>&1; then
+    echo "installing from PyPI: ${python_packages[*]}"
+    python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
+fi
+
+swift build -c release --product fleettrips
+echo "built: $(swift build -c release --show-bin-path)/fleettrips"

@@ -1,0 +1,166 @@
+/// Turns the bytes of one direction of a gRPC call, arriving in pieces of any size, into
+/// messages.
+///
+/// Feed it each DATA frame's payload (or each reassembled TCP segment) with ``append(_:)``, then
+/// call ``next()`` until it returns nil; at the end of the stream, ``finish()`` says whether the
+/// stream stopped inside a message. The framing is gRPC PROTOCOL-HTTP2 "Length-Prefixed-Message":
+/// a Compressed-Flag byte, a 4-byte big-endian Message-Length, then the Message.
+///
+/// ```swift
+/// var deframer = GRPCMessageDeframer(encoding: .gzip)
+/// for chunk in dataFrames {
+///     deframer.append(chunk)
+///     while let payload = try deframer.nextPayload() {
+///         let trip = try Trip(serializedBytes: payload)
+///     }
+/// }
+/// try deframer.finish()
+/// ```
+///
+/// A framing fault (a length over the limit, a flag that is neither 0 nor 1) leaves the deframer
+/// where it was, so every later ``next()`` reports it again: nothing after it can be trusted to
+/// start on a message boundary. A payload that fails to decompress is consumed, and the next
+/// message can still be read.
+public struct GRPCMessageDeframer: Sendable {
+    /// gRPC's default limit for a received message: 4 MiB.
+    public static let defaultMaxMessageSize = 4 * 1024 * 1024
+
+    /// The largest Message-Length accepted, and the most a payload may decompress to.
+    public let maxMessageSize: Int
+    /// The stream's `grpc-encoding`, used by ``nextPayload()`` to decompress flagged messages.
+    public let encoding: MessageEncoding
+
+    /// Received bytes not yet returned; those before `readIndex` are consumed and are dropped
+    /// from time to time.
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    /// How many consumed bytes have been dropped from the front of `buffer`.
+    private var droppedByteCount = 0
+
+    /// The stream offset of the prefix of the message ``next()`` returned last.
+    public private(set) var lastMessageOffset: Int?
+
+    /// A deframer for one direction of one call.
+    ///
+    /// - Parameters:
+    ///   - maxMessageSize: The largest message accepted, in bytes, before and after
+    ///     decompression. A larger Message-Length is refused as soon as its prefix arrives,
+    ///     before its payload is waited for.
+    ///   - encoding: The stream's `grpc-encoding` (`identity` when the header is absent).
+    public init(maxMessageSize: Int = defaultMaxMessageSize, encoding: MessageEncoding = .identity) {
+        self.maxMessageSize = maxMessageSize
+        self.encoding = encoding
+    }
+
+    /// The stream offset of the next message's prefix: every byte before it has been returned.
+    public var nextMessageOffset: Int { droppedByteCount + readIndex }
+
+    /// How many received bytes have not yet been returned in a message.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Adds the next bytes of the stream.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        dropConsumedBytes()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete message, or nil when the bytes received so far do not complete one.
+    ///
+    /// - Throws: ``WireError/Code/messageTooLarge`` when a prefix declares more than
+    ///   ``maxMessageSize`` bytes, ``WireError/Code/invalidCompressedFlag`` when its flag byte is
+    ///   not 0 or 1. Both carry the message's stream offset.
+    public mutating func next() throws(WireError) -> GRPCMessage? {
+        guard let prefix = try prefix(at: readIndex) else { return nil }
+        let payloadStart = readIndex + GRPCMessage.prefixLength
+        guard buffer.count - payloadStart >= prefix.length else { return nil }
+        let payloadEnd = payloadStart + prefix.length
+        let message = GRPCMessage(isCompressed: prefix.isCompressed, payload: Array(buffer[payloadStart..<payloadEnd]))
+        lastMessageOffset = nextMessageOffset
+        readIndex = payloadEnd
+        return message
+    }
+
+    /// The next complete message's serialized protobuf, decompressed with ``encoding`` if the
+    /// message is flagged compressed; nil when the bytes so far do not complete a message.
+    ///
+    /// - Throws: what ``next()`` throws, and what
+    ///   ``GRPCMessage/decompressedPayload(encoding:maxSize:byteOffset:)`` throws.
+    public mutating func nextPayload() throws(WireError) -> [UInt8]? {
+        guard let message = try next() else { return nil }
+        return try message.decompressedPayload(
+            encoding: encoding, maxSize: maxMessageSize, byteOffset: lastMessageOffset)
+    }
+
+    /// Declares the end of the stream and checks that it did not stop inside a message.
+    ///
+    /// Complete messages still buffered stay available to ``next()``.
+    ///
+    /// - Throws: ``WireError/Code/truncatedMessage``, saying how many bytes of the last message's
+    ///   prefix or payload are missing, and the framing faults ``next()`` reports.
+    public func finish() throws(WireError) {
+        var index = readIndex
+        while index < buffer.count {
+            let available = buffer.count - index
+            let offset = droppedByteCount + index
+            guard let prefix = try prefix(at: index) else {
+                let missing = GRPCMessage.prefixLength - available
+                throw WireError(
+                    code: .truncatedMessage,
+                    message: "stream ended \(available) bytes into a message's \(GRPCMessage.prefixLength)-byte "
+                        + "prefix; \(missing) bytes of the prefix are missing",
+                    byteOffset: offset)
+            }
+            let received = available - GRPCMessage.prefixLength
+            guard received >= prefix.length else {
+                throw WireError(
+                    code: .truncatedMessage,
+                    message: "stream ended after \(received) of the message's \(prefix.length) bytes; "
+                        + "\(prefix.length - received) bytes are missing",
+                    byteOffset: offset)
+            }
+            index += GRPCMessage.prefixLength + prefix.length
+        }
+    }
+
+    /// Reads and checks the prefix at `index`, or returns nil when it has not fully arrived.
+    private func prefix(at index: Int) throws(WireError) -> (isCompressed: Bool, length: Int)? {
+        guard buffer.count - index >= GRPCMessage.prefixLength else { return nil }
+        let offset = droppedByteCount + index
+        let flag = buffer[index]
+        // PROTOCOL-HTTP2 defines only 0 and 1; grpc-go refuses any other value ("unexpected
+        // payload format") and so does this decoder, since a stray value most often means the
+        // reader has lost the message boundaries.
+        guard flag <= 1 else {
+            throw WireError(
+                code: .invalidCompressedFlag,
+                message: "Compressed-Flag is \(flag); gRPC defines only 0 and 1",
+                byteOffset: offset)
+        }
+        var length = 0
+        for byte in buffer[(index + 1)..<(index + GRPCMessage.prefixLength)] {
+            length = length << 8 | Int(byte)
+        }
+        guard length <= maxMessageSize else {
+            throw WireError(
+                code: .messageTooLarge,
+                message: "Message-Length is \(length) bytes, more than the limit of \(maxMessageSize) bytes",
+                byteOffset: offset)
+        }
+        return (flag == 1, length)
+    }
+
+    /// Drops consumed bytes once they are at least half the buffer, so each byte is moved at
+    /// most a bounded number of times however the stream is cut.
+    private mutating func dropConsumedBytes() {
+        guard readIndex > 0 else { return }
+        if readIndex == buffer.count {
+            droppedByteCount += readIndex
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+        } else if readIndex >= buffer.count / 2 {
+            droppedByteCount += readIndex
+            buffer.removeFirst(readIndex)
+            readIndex = 0
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import FleetEngineCodec
+
+/// `fleettrips decode`: protobuf binary in, proto3 JSON out.
+public struct DecodeCommand: AsyncParsableCommand {
+    /// The command's name, help text and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Print binary protobuf messages as proto3 JSON, one compact object per line.",
+        discussion: """
+            The input is one serialized message, or with --grpc-frames a stream of gRPC \
+            length-prefixed messages (for example the DATA of a captured call), printed one \
+            message per line. Compressed frames need --encoding.
+            """
+    )
+
+    /// `--type`: the message type.
+    @OptionGroup public var messageType: MessageTypeOptions
+
+    /// How the binary appears in the input.
+    @Flag public var inputForm: BinaryForm = .raw
+
+    /// `--grpc-frames` and `--encoding`.
+    @OptionGroup public var framing: FramingOptions
+
+    /// Indent the JSON.
+    @Flag(help: "Indent the JSON, one member per line.")
+    public var pretty = false
+
+    /// Print the schema's field names instead of lowerCamelCase.
+    @Flag(name: .customLong("proto-names"), help: "Print the .proto field names (trip_status) instead of tripStatus.")
+    public var protoNames = false
+
+    /// The input file; `-` is standard input.
+    @Argument(help: ArgumentHelp("The binary input; - or nothing reads standard input.", valueName: "file"))
+    public var file: String = "-"
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    /// The library type that does this command's work, configured from its arguments.
+    public func makeDecoder() throws -> MessageDecoder {
+        MessageDecoder(
+            messageType: try messageType.messageType,
+            inputForm: inputForm,
+            framing: framing.framing,
+            jsonOptions: JSONEncodingOptions(preservingProtoFieldNames: protoNames, prettyPrinted: pretty))
+    }
+
+    /// Decodes `input` as the arguments say and writes the JSON lines to `output`.
+    public func run(input: [UInt8], output: inout some ByteSink) throws {
+        try makeDecoder().run(input: input, output: &output)
+    }
+
+    /// Runs the command on its input, writing to standard output.
+    public func run() async throws {
+        var output = StandardOutput()
+        try run(input: InputFile(path: file).readAll(), output: &output)
+    }
+}

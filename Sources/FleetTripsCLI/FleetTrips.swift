@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `fleettrips` command: Fleet Engine trips from the command line.
+///
+/// Each subcommand parses its arguments and hands the work to a library type, so the same work
+/// runs in tests on in-memory input (see ``DecodeCommand/run(input:output:)``).
+public struct FleetTrips: AsyncParsableCommand {
+    /// The command's name, help text and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "fleettrips",
+        abstract: "Work with Google Maps Fleet Engine trips: convert trip messages between binary and JSON.",
+        subcommands: [DecodeCommand.self, EncodeCommand.self, TypesCommand.self]
+    )
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+}

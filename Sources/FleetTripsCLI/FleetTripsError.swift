@@ -1,0 +1,74 @@
+/// A `fleettrips` command could not do what it was asked.
+///
+/// The message says what failed and where (a line of the input, a message of a gRPC stream, a
+/// byte offset); a fault the codec or the wire layer found is kept as ``cause``, and its own
+/// description (what and where inside the message) ends the line the tool prints.
+///
+/// Two errors are equal when their codes are equal.
+public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case unreadableInput
+            case unwritableOutput
+            case invalidInputText
+            case invalidMessage
+            case invalidFraming
+        }
+
+        private let wrapped: Wrapped
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+        /// The input file or standard input could not be read.
+        public static let unreadableInput = Code(.unreadableInput)
+        /// Standard output could not be written.
+        public static let unwritableOutput = Code(.unwritableOutput)
+        /// The input is not the base64 or hex text the flags announced.
+        public static let invalidInputText = Code(.invalidInputText)
+        /// The codec refused a message: binary that does not decode, JSON that does not parse.
+        public static let invalidMessage = Code(.invalidMessage)
+        /// The gRPC message framing is broken: truncated, oversized, or undecompressable.
+        public static let invalidFraming = Code(.invalidFraming)
+
+        /// The text the tool prints for this value.
+        public var description: String {
+            switch wrapped {
+            case .unreadableInput: "unreadable input"
+            case .unwritableOutput: "unwritable output"
+            case .invalidInputText: "invalid input text"
+            case .invalidMessage: "invalid message"
+            case .invalidFraming: "invalid framing"
+            }
+        }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What failed and where, in words.
+    public var message: String
+    /// The codec's or wire layer's own error, when one of them found the fault.
+    public var cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    /// An error with just a code, for comparing in tests.
+    public init(_ code: Code) {
+        self.init(code: code, message: code.description)
+    }
+
+    /// Whether two errors have the same code; the message and location do not count.
+    public static func == (lhs: FleetTripsError, rhs: FleetTripsError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, consistent with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// One line: the message, then the cause's own description when there is one.
+    public var description: String {
+        guard let cause else { return "\(code): \(message)" }
+        return "\(message): \(cause)"
+    }
+}

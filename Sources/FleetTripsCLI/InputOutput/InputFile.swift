@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A command's input: a file named on the command line, or standard input for `-`.
+public struct InputFile: Hashable, Sendable {
+    /// The path as given; `-` means standard input.
+    public var path: String
+
+    /// The input at `path`; `-` means standard input.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Whether this is standard input.
+    public var isStandardInput: Bool { path == "-" }
+
+    /// How the input is named in messages: its path, or "standard input".
+    public var displayName: String { isStandardInput ? "standard input" : "'\(path)'" }
+
+    /// Reads the whole input.
+    ///
+    /// - Throws: ``FleetTripsError/Code/unreadableInput`` with the system's reason.
+    public func readAll() throws(FleetTripsError) -> [UInt8] {
+        let descriptor: Int32 = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw failure("cannot open") }
+        defer { if !isStandardInput { close(descriptor) } }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if count == 0 { return contents }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read")
+            }
+            contents.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func failure(_ what: String) -> FleetTripsError {
+        FleetTripsError(
+            code: .unreadableInput,
+            message: "\(what) \(displayName): " + String(cString: strerror(errno)))
+    }
+}

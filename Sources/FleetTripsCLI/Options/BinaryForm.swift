@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// How protobuf binary appears on the command line's input or output: as raw bytes, or as base64
+/// or hex text for pasting into and out of terminals, logs and JSON documents.
+public enum BinaryForm: String, EnumerableFlag, Sendable {
+    /// The bytes themselves.
+    case raw
+    /// Base64 text (RFC 4648).
+    case base64
+    /// Hexadecimal text, two digits per byte.
+    case hex
+
+    /// The help line of each flag.
+    public static func help(for value: BinaryForm) -> ArgumentHelp? {
+        switch value {
+        case .raw: "Binary as raw bytes."
+        case .base64:
+            "Binary as base64 text (read: standard or URL-safe alphabet, whitespace ignored; written: standard)."
+        case .hex: "Binary as hex text (read: either case, whitespace ignored; written: lowercase)."
+        }
+    }
+
+    /// The bytes that `input`, in this form, stands for.
+    ///
+    /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that is not valid base64 or hex.
+    public func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
+        switch self {
+        case .raw: input
+        case .base64: try Base64Text.decode(input)
+        case .hex: try HexText.decode(input)
+        }
+    }
+
+    /// `bytes` written in this form; text forms end with a line feed so a terminal shows them
+    /// on a line of their own.
+    public func output(for bytes: [UInt8]) -> [UInt8] {
+        switch self {
+        case .raw: bytes
+        case .base64: Base64Text.encode(bytes) + [UInt8(ascii: "\n")]
+        case .hex: HexText.encode(bytes) + [UInt8(ascii: "\n")]
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import FleetEngineCodec
+import FleetEngineWire
+
+/// Reads proto3 JSON, one message or one message per line, and writes protobuf binary, one
+/// message or a stream of gRPC length-prefixed messages: the work of `fleettrips encode`.
+public struct MessageEncoder: Sendable {
+    /// The type every message is parsed as.
+    public var messageType: any ProtobufMessage.Type
+    /// How the binary is written.
+    public var outputForm: BinaryForm
+    /// One message, or a gRPC stream and its `grpc-encoding` (every message is then compressed).
+    public var framing: Framing
+    /// How the JSON is parsed.
+    public var jsonOptions: JSONDecodingOptions
+
+    /// An encoder with the given settings.
+    public init(
+        messageType: any ProtobufMessage.Type,
+        outputForm: BinaryForm = .raw,
+        framing: Framing = .single,
+        jsonOptions: JSONDecodingOptions = JSONDecodingOptions()
+    ) {
+        self.messageType = messageType
+        self.outputForm = outputForm
+        self.framing = framing
+        self.jsonOptions = jsonOptions
+    }
+
+    /// Parses `input` and writes the binary to `output`.
+    ///
+    /// For a single message the whole input is one JSON text (it may span lines). For gRPC
+    /// frames each non-blank line is one JSON text. Nothing is written unless every message
+    /// parses, so a failure never leaves half a binary stream behind.
+    ///
+    /// - Throws: ``FleetTripsError`` saying which line failed and why.
+    public func run(input: [UInt8], output: inout some ByteSink) throws(FleetTripsError) {
+        switch framing {
+        case .single:
+            try output.write(outputForm.output(for: binary(for: input[...], context: "the input")))
+        case .grpcFrames(let encoding):
+            let framer = GRPCMessageFramer(encoding: encoding)
+            var stream: [UInt8] = []
+            var lineNumber = 0
+            for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                lineNumber += 1
+                guard line.contains(where: { !TextInput.isWhitespace($0) }) else { continue }
+                let payload = try binary(for: line, context: "line \(lineNumber)")
+                do {
+                    try framer.frame(payload, into: &stream)
+                } catch {
+                    throw FleetTripsError(
+                        code: .invalidFraming, message: "cannot frame the message of line \(lineNumber)", cause: error)
+                }
+            }
+            try output.write(outputForm.output(for: stream))
+        }
+    }
+
+    private func binary(for json: ArraySlice<UInt8>, context: String) throws(FleetTripsError) -> [UInt8] {
+        do {
+            return try messageType.init(jsonUTF8Bytes: json, options: jsonOptions).serializedBytes()
+        } catch {
+            throw FleetTripsError(
+                code: .invalidMessage,
+                message: "cannot parse \(context) as \(messageType.protoMessageName) JSON",
+                cause: error)
+        }
+    }
+}

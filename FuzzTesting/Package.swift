@@ -6,11 +6,11 @@ let package = Package(
     name: "FuzzTesting",
     dependencies: [.package(path: "../")],
     targets: [
+        .target(name: "CLibFuzzer"),
         .executableTarget(
             name: "FuzzDecode",
-            dependencies: [.product(name: "FleetEngineCodec", package: "main")],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+            dependencies: ["CLibFuzzer", .product(name: "FleetEngineCodec", package: "main")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -278,6 +278,7 @@ struct JSONReadContextTests {
         #expect(try read("-7") == .success(-7))
         #expect(try read(#""UNKNOWN""#) == .failure(CodecError(.invalidJSONValue)))
         #expect(try read(#""new""#) == .failure(CodecError(.invalidJSONValue)))
+        // Python's int() would cut 1.5 down to 1; an enum number must be whole, as for int32.
         #expect(try read("1.5") == .failure(CodecError(.invalidJSONValue)))
         #expect(try read("2147483648") == .failure(CodecError(.invalidJSONValue)))
         #expect(try read("true") == .failure(CodecError(.invalidJSONValue)))

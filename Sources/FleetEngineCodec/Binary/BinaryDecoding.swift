@@ -6,6 +6,7 @@ import CProtobufC
 /// The fast path is one protobuf-c unpack into an arena and one copy into Swift values. Only when
 /// that fails does the ``WireScanner`` run: to locate the fault for the error, or to rewrite valid
 /// input that protobuf-c cannot take and unpack that instead.
+@usableFromInline
 enum BinaryDecoding {
     /// Bytes of stack the arena starts with; a typical trip's C structs fit in it.
     private static let initialArenaSize = 16 * 1024
@@ -15,18 +16,25 @@ enum BinaryDecoding {
         case conversion(CodecError)
     }
 
-    static func decode<M: CBackedMessage>(
-        _ type: M.Type,
-        from bytes: some Collection<UInt8>,
-        options: DecodingOptions
-    ) throws(CodecError) -> M {
-        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(CodecError) -> M in try decode(M.self, buffer: buffer, options: options) }
+    /// Calls `body` with the bytes as one contiguous buffer, copying only a collection that has none.
+    /// Inlinable, so a caller's collection type is specialized rather than handled generically.
+    @inlinable
+    static func withContiguousBytes<R>(
+        _ bytes: some Collection<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(CodecError) -> R
+    ) throws(CodecError) -> R {
+        var failure: CodecError?
+        let result = bytes.withContiguousStorageIfAvailable { buffer -> R? in
+            do throws(CodecError) {
+                return try body(buffer)
+            } catch {
+                failure = error
+                return nil
+            }
         }
-        if let contiguous { return try contiguous.get() }
-        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(CodecError) -> M in
-            try decode(M.self, buffer: buffer, options: options)
-        }
+        if let failure { throw failure }
+        if let result, let result { return result }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(CodecError) -> R in try body(buffer) }
     }
 
     static func decode<M: CBackedMessage>(
@@ -42,9 +50,10 @@ enum BinaryDecoding {
             )
         }
         let failure: Failure
-        switch unpack(M.self, buffer, rewritten: false) {
-        case .success(let message): return message
-        case .failure(let fault): failure = fault
+        do throws(Failure) {
+            return try unpack(M.self, buffer, rewritten: false)
+        } catch {
+            failure = error
         }
         let scanner = WireScanner(bytes: buffer, options: options)
         let needsRewrite = try scanner.check(M.wireSchema)
@@ -57,19 +66,22 @@ enum BinaryDecoding {
             )
         }
         let rewritten = try scanner.rewrite(M.wireSchema)
-        let second = rewritten.withUnsafeBufferPointer { unpack(M.self, $0, rewritten: true) }
-        switch second {
-        case .success(let message):
-            return message
-        case .failure(.refused(exhausted: true)):
-            throw memoryError(M.self, size: buffer.count)
-        case .failure(.refused(exhausted: false)):
-            throw CodecError(
-                code: .rejectedByProtobufC,
-                message: "protobuf-c refused \(M.protoMessageName) input even after unsupported fields were wrapped"
-            )
-        case .failure(.conversion(let error)):
-            throw error
+        do throws(Failure) {
+            return try rewritten.withUnsafeBufferPointer { (again) throws(Failure) -> M in
+                try unpack(M.self, again, rewritten: true)
+            }
+        } catch {
+            switch error {
+            case .refused(exhausted: true):
+                throw memoryError(M.self, size: buffer.count)
+            case .refused(exhausted: false):
+                throw CodecError(
+                    code: .rejectedByProtobufC,
+                    message: "protobuf-c refused \(M.protoMessageName) input even after unsupported fields were wrapped"
+                )
+            case .conversion(let conversionError):
+                throw conversionError
+            }
         }
     }
 
@@ -90,9 +102,10 @@ enum BinaryDecoding {
         _ type: M.Type,
         _ buffer: UnsafeBufferPointer<UInt8>,
         rewritten: Bool
-    ) -> Result<M, Failure> {
-        withUnsafeTemporaryAllocation(of: fe_arena.self, capacity: 1) { arenaBuffer in
-            withUnsafeTemporaryAllocation(byteCount: initialArenaSize, alignment: 16) { initial in
+    ) throws(Failure) -> M {
+        try withUnsafeTemporaryAllocation(of: fe_arena.self, capacity: 1) { (arenaBuffer) throws(Failure) -> M in
+            try withUnsafeTemporaryAllocation(byteCount: initialArenaSize, alignment: 16) {
+                (initial) throws(Failure) -> M in
                 let arena = arenaBuffer.baseAddress.unsafelyUnwrapped
                 fe_arena_init(arena, initial.baseAddress, initial.count, arenaLimit(for: buffer.count))
                 defer { fe_arena_release(arena) }
@@ -102,12 +115,12 @@ enum BinaryDecoding {
                     let allocator = UnsafeMutableRawPointer(arena).assumingMemoryBound(to: ProtobufCAllocator.self)
                     return M.cUnpack(allocator, buffer.count, buffer.baseAddress ?? emptyPointer)
                 }
-                guard let unpacked else { return .failure(.refused(exhausted: arena.pointee.exhausted != 0)) }
+                guard let unpacked else { throw .refused(exhausted: arena.pointee.exhausted != 0) }
                 var context = CDecodeContext(rewritten: rewritten)
                 do throws(CodecError) {
-                    return .success(try M(cMessage: unpacked, context: &context))
+                    return try M(cMessage: unpacked, context: &context)
                 } catch {
-                    return .failure(.conversion(error))
+                    throw .conversion(error)
                 }
             }
         }

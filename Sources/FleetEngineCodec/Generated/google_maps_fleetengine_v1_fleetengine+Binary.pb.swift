@@ -5,8 +5,16 @@ import CFleetEngineProtos
 import CProtobufC
 
 extension TerminalPointId: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -17,8 +25,16 @@ extension TerminalPointId: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -84,8 +100,16 @@ extension TerminalPointId: CBackedMessage {
 }
 
 extension TerminalLocation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -96,8 +120,16 @@ extension TerminalLocation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -175,8 +207,16 @@ extension TerminalLocation: CBackedMessage {
 }
 
 extension TripWaypoint: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -187,8 +227,16 @@ extension TripWaypoint: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -303,8 +351,16 @@ extension TripWaypoint: CBackedMessage {
 }
 
 extension VehicleAttribute: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -315,8 +371,16 @@ extension VehicleAttribute: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -393,8 +457,16 @@ extension VehicleAttribute: CBackedMessage {
 }
 
 extension VehicleLocation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -405,8 +477,16 @@ extension VehicleLocation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -816,8 +896,16 @@ extension VehicleLocation: CBackedMessage {
 }
 
 extension TripAttribute: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -828,8 +916,16 @@ extension TripAttribute: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 

@@ -5,8 +5,16 @@ import CFleetEngineProtos
 import CProtobufC
 
 extension CreateTripRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -17,8 +25,16 @@ extension CreateTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -89,8 +105,16 @@ extension CreateTripRequest: CBackedMessage {
 }
 
 extension GetTripRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -101,8 +125,16 @@ extension GetTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -209,8 +241,16 @@ extension GetTripRequest: CBackedMessage {
 }
 
 extension DeleteTripRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -221,8 +261,16 @@ extension DeleteTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -280,8 +328,16 @@ extension DeleteTripRequest: CBackedMessage {
 }
 
 extension ReportBillableTripRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -292,8 +348,16 @@ extension ReportBillableTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -368,8 +432,16 @@ extension ReportBillableTripRequest: CBackedMessage {
 }
 
 extension UpdateTripRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -380,8 +452,16 @@ extension UpdateTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -454,8 +534,16 @@ extension UpdateTripRequest: CBackedMessage {
 }
 
 extension SearchTripsRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -466,8 +554,16 @@ extension SearchTripsRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -558,8 +654,16 @@ extension SearchTripsRequest: CBackedMessage {
 }
 
 extension SearchTripsResponse: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -570,8 +674,16 @@ extension SearchTripsResponse: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 

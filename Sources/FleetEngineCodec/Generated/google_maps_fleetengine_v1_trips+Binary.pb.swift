@@ -5,8 +5,16 @@ import CFleetEngineProtos
 import CProtobufC
 
 extension Trip: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -17,8 +25,16 @@ extension Trip: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -331,8 +347,16 @@ extension Trip: CBackedMessage {
 }
 
 extension StopLocation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -343,8 +367,16 @@ extension StopLocation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 

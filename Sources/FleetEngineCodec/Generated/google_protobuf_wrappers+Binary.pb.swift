@@ -5,8 +5,16 @@ import CFleetEngineProtos
 import CProtobufC
 
 extension DoubleValue: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -17,8 +25,16 @@ extension DoubleValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -63,8 +79,16 @@ extension DoubleValue: CBackedMessage {
 }
 
 extension FloatValue: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -75,8 +99,16 @@ extension FloatValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -121,8 +153,16 @@ extension FloatValue: CBackedMessage {
 }
 
 extension Int64Value: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -133,8 +173,16 @@ extension Int64Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -179,8 +227,16 @@ extension Int64Value: CBackedMessage {
 }
 
 extension UInt64Value: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -191,8 +247,16 @@ extension UInt64Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -237,8 +301,16 @@ extension UInt64Value: CBackedMessage {
 }
 
 extension Int32Value: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -249,8 +321,16 @@ extension Int32Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -295,8 +375,16 @@ extension Int32Value: CBackedMessage {
 }
 
 extension UInt32Value: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -307,8 +395,16 @@ extension UInt32Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -353,8 +449,16 @@ extension UInt32Value: CBackedMessage {
 }
 
 extension BoolValue: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -365,8 +469,16 @@ extension BoolValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -410,8 +522,16 @@ extension BoolValue: CBackedMessage {
 }
 
 extension StringValue: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -422,8 +542,16 @@ extension StringValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -468,8 +596,16 @@ extension StringValue: CBackedMessage {
 }
 
 extension BytesValue: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -480,8 +616,16 @@ extension BytesValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 

@@ -5,8 +5,16 @@ import CFleetEngineProtos
 import CProtobufC
 
 extension ErrorInfo: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -17,8 +25,16 @@ extension ErrorInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -100,8 +116,16 @@ extension ErrorInfo: CBackedMessage {
 }
 
 extension RetryInfo: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -112,8 +136,16 @@ extension RetryInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -161,8 +193,16 @@ extension RetryInfo: CBackedMessage {
 }
 
 extension DebugInfo: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -173,8 +213,16 @@ extension DebugInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -226,8 +274,16 @@ extension DebugInfo: CBackedMessage {
 }
 
 extension QuotaFailure: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -238,8 +294,16 @@ extension QuotaFailure: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -286,8 +350,16 @@ extension QuotaFailure: CBackedMessage {
 }
 
 extension QuotaFailure.Violation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -298,8 +370,16 @@ extension QuotaFailure.Violation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -418,8 +498,16 @@ extension QuotaFailure.Violation: CBackedMessage {
 }
 
 extension PreconditionFailure: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -430,8 +518,16 @@ extension PreconditionFailure: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -482,8 +578,16 @@ extension PreconditionFailure: CBackedMessage {
 }
 
 extension PreconditionFailure.Violation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -494,8 +598,16 @@ extension PreconditionFailure.Violation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -557,8 +669,16 @@ extension PreconditionFailure.Violation: CBackedMessage {
 }
 
 extension BadRequest: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -569,8 +689,16 @@ extension BadRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -618,8 +746,16 @@ extension BadRequest: CBackedMessage {
 }
 
 extension BadRequest.FieldViolation: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -630,8 +766,16 @@ extension BadRequest.FieldViolation: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -702,8 +846,16 @@ extension BadRequest.FieldViolation: CBackedMessage {
 }
 
 extension RequestInfo: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -714,8 +866,16 @@ extension RequestInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -767,8 +927,16 @@ extension RequestInfo: CBackedMessage {
 }
 
 extension ResourceInfo: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -779,8 +947,16 @@ extension ResourceInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -844,8 +1020,16 @@ extension ResourceInfo: CBackedMessage {
 }
 
 extension Help: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -856,8 +1040,16 @@ extension Help: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -902,8 +1094,16 @@ extension Help: CBackedMessage {
 }
 
 extension Help.Link: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -914,8 +1114,16 @@ extension Help.Link: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 
@@ -967,8 +1175,16 @@ extension Help.Link: CBackedMessage {
 }
 
 extension LocalizedMessage: ProtobufMessage {
+    @inlinable
     public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {
-        self = try BinaryDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decoding: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, options: DecodingOptions) throws(CodecError) {
+        self = try BinaryDecoding.decode(Self.self, buffer: buffer, options: options)
     }
 
     public func serializedBytes() -> [UInt8] {
@@ -979,8 +1195,16 @@ extension LocalizedMessage: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
-        self = try JSONDecoding.decode(Self.self, from: bytes, options: options)
+        self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
+            try Self(decodingJSON: buffer, options: options)
+        }
+    }
+
+    @usableFromInline
+    init(decodingJSON buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
+        self = try JSONDecoding.decode(Self.self, from: buffer, options: options)
     }
 }
 

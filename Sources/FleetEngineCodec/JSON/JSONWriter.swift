@@ -7,8 +7,9 @@
 /// Output follows Google's Python `json_format.MessageToJson`: 64-bit integers as strings, floats
 /// in Python's `repr` form (`1.0`, `1e-05`, `1e+16`), non-finite floats as `"NaN"`, `"Infinity"` and
 /// `"-Infinity"`, bytes as padded standard base64, and strings as UTF-8 with only `"`, `\` and
-/// control characters escaped. The pretty form is `MessageToJson(indent=2, ensure_ascii=False)`
-/// byte for byte; the compact form has no whitespace at all, as Google's C++, Java and Go print.
+/// control characters escaped. The pretty form lays members out as `MessageToJson(indent=2,
+/// ensure_ascii=False)` does, byte for byte; the compact form has no whitespace at all, as Google's
+/// C++, Java and Go print it. Members come in the order the caller writes them.
 struct JSONWriter {
     /// How the output is laid out and how fields are named.
     let options: JSONEncodingOptions
@@ -26,6 +27,7 @@ struct JSONWriter {
         self.bytes.reserveCapacity(1024)
     }
 
+    /// Opens an object; each member follows as ``name(_:_:)`` (or ``name(_:)``) and a value.
     mutating func beginObject() {
         bytes.append(UInt8(ascii: "{"))
         depth += 1
@@ -36,6 +38,7 @@ struct JSONWriter {
         closeContainer(UInt8(ascii: "}"))
     }
 
+    /// Opens an array; each element follows as ``arrayElement()`` and a value.
     mutating func beginArray() {
         bytes.append(UInt8(ascii: "["))
         depth += 1
@@ -102,6 +105,7 @@ struct JSONWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
+    /// A string, escaped as RFC 8259 requires.
     mutating func string(_ value: String) {
         appendQuoted(value)
         bytes.append(UInt8(ascii: "\""))
@@ -262,7 +266,7 @@ struct JSONWriter {
     }
 
     /// Appends a decimal integer without building a `String`.
-    mutating func appendInteger(negative: Bool, magnitude: UInt64) {
+    private mutating func appendInteger(negative: Bool, magnitude: UInt64) {
         if negative {
             bytes.append(UInt8(ascii: "-"))
         }

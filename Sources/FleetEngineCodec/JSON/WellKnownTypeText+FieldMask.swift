@@ -16,8 +16,11 @@ extension WellKnownTypeText {
             var afterUnderscore = false
             for scalar in path.unicodeScalars {
                 if scalar.properties.isUppercase {
+                    let readBack = "_" + scalar.properties.lowercaseMapping
                     throw fieldMaskFailure(
-                        path, "contains the uppercase letter '\(scalar)', which would read back as '_'")
+                        path,
+                        "contains the uppercase letter '\(scalar)', which would read back as '\(readBack)'"
+                    )
                 }
                 if afterUnderscore {
                     guard scalar.properties.isLowercase else {

@@ -1,3 +1,4 @@
+import CLibFuzzer
 import FleetEngineCodec
 
 /// Every message type, so the first input byte can pick one.
@@ -9,8 +10,8 @@ private let messageTypes = MessageRegistry.allMessageTypes
 /// - binary: decode, encode, decode again gives the same value, and encoding it again the same bytes;
 /// - JSON: what parses prints, and what prints parses back.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecode(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    guard count > 0 else { return 0 }
+public func fuzzDecode(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let start, count > 0 else { return 0 }
     let selector = Int(start[0])
     let type = messageTypes[(selector >> 1) % messageTypes.count]
     let body = UnsafeBufferPointer(start: start + 1, count: count - 1)
@@ -49,4 +50,15 @@ private func checkJSON(_ type: any ProtobufMessage.Type, _ body: UnsafeBufferPoi
 private func trap(_ finding: String) -> Never {
     print("FINDING: " + finding)
     preconditionFailure(finding)
+}
+
+/// The program's entry: SwiftPM links `main` to this symbol; it hands control to libFuzzer.
+@_cdecl("FuzzDecode_main")
+public func fuzzDecodeMain(
+    _ argumentCount: CInt,
+    _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+    var argumentCount = argumentCount
+    var arguments = arguments
+    return LLVMFuzzerRunDriver(&argumentCount, &arguments) { fuzzDecode($0, $1) }
 }

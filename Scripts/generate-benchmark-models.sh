@@ -62,12 +62,6 @@ protoc -I . \
     --swift_opt=FileNaming=PathToUnderscores \
     "${protos[@]}"
 
-# The files are protoc-gen-swift's, formatted its way: the marker keeps `swift format lint` off them.
-for file in "$work"/out/*.pb.swift; do
-    { echo "// swift-format-ignore-file"; cat "$file"; } >"$file.tmp"
-    mv "$file.tmp" "$file"
-done
-
 if [[ "$check" == 1 ]]; then
     if diff -r "$work/out" "$output" >/dev/null; then
         echo "Benchmarks/Sources/SwiftProtobufModels is current"

@@ -744,12 +744,16 @@ def json_read_value(field, expr, type_=None):
 
 def write_json_members(w, message, registry):
     w("func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {", 1)
-    for field in message.fields:
-        if field.oneof is not None:
-            continue
+    # Field-number order, as Google's printer writes members.
+    for field in sorted(message.fields, key=lambda f: f.number):
         name = 'w.name("%s", "%s")' % (field.json_name, field.name)
         cond = json_is_set(field)
-        if field.is_map:
+        if field.oneof is not None:
+            w("if case .%s(let value) = %s {" % (field.swift, field.oneof.swift), 2)
+            w(name, 3)
+            w(json_write_value(field, "value"), 3)
+            w("}", 2)
+        elif field.is_map:
             entry = registry.messages[field.type_name]
             key, value = entry.fields
             w("if %s {" % cond, 2)
@@ -788,14 +792,6 @@ def write_json_members(w, message, registry):
             w(name, 3)
             w(json_write_value(field, field.swift), 3)
             w("}", 2)
-    for oneof in message.oneofs:
-        w("switch %s {" % oneof.swift, 2)
-        for field in oneof.fields:
-            w("case .%s(let value):" % field.swift, 2)
-            w('w.name("%s", "%s")' % (field.json_name, field.name), 3)
-            w(json_write_value(field, "value"), 3)
-        w("case nil: break", 2)
-        w("}", 2)
     if not message.fields:
         w("_ = w", 2)
     w("}", 1)

@@ -36,6 +36,21 @@ struct GoldenVectorTests {
         #expect(ours == google)
     }
 
+    @Test(
+        "pretty-printed, our JSON is byte for byte Google's (where Google's has no \\u escapes: we write UTF-8)",
+        arguments: GoldenVectors.cases.filter { vector in
+            guard let json = vector.json else { return false }
+            return !String(decoding: json, as: UTF8.self).contains("\\u")
+        }
+    )
+    func printsGoogleJSONExactly(_ vector: GoldenVectors.Case) throws {
+        let type = try #require(MessageRegistry.messageType(named: vector.type))
+        let message = try type.init(serializedBytes: vector.binary, options: DecodingOptions())
+        let ours = try message.jsonUTF8Bytes(options: JSONEncodingOptions(prettyPrinted: true)) + [0x0a]
+        let google = try #require(vector.json)
+        #expect(String(decoding: ours, as: UTF8.self) == String(decoding: google, as: UTF8.self))
+    }
+
     @Test("parsing Google's JSON gives Google's bytes", arguments: GoldenVectors.cases.filter { $0.json != nil })
     func parsesGoogleJSON(_ vector: GoldenVectors.Case) throws {
         let type = try #require(MessageRegistry.messageType(named: vector.type))

@@ -3,18 +3,17 @@
 
 extension TerminalPointId: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
+        if case .placeID(let value) = id {
+            w.name("placeId", "place_id")
+            w.string(value)
+        }
+        if case .generatedID(let value) = id {
+            w.name("generatedId", "generated_id")
+            w.string(value)
+        }
         if !value.isEmpty {
             w.name("value", "value")
             w.string(value)
-        }
-        switch id {
-        case .placeID(let value):
-            w.name("placeId", "place_id")
-            w.string(value)
-        case .generatedID(let value):
-            w.name("generatedId", "generated_id")
-            w.string(value)
-        case nil: break
         }
     }
 
@@ -145,10 +144,6 @@ extension TripWaypoint: JSONCodableMessage {
             w.name("encodedPathToWaypoint", "encoded_path_to_waypoint")
             w.string(encodedPathToWaypoint)
         }
-        if let value = trafficToWaypoint {
-            w.name("trafficToWaypoint", "traffic_to_waypoint")
-            try value.writeJSON(&w)
-        }
         if let value = distanceMeters {
             w.name("distanceMeters", "distance_meters")
             w.int32(value)
@@ -159,6 +154,10 @@ extension TripWaypoint: JSONCodableMessage {
         }
         if let value = duration {
             w.name("duration", "duration")
+            try value.writeJSON(&w)
+        }
+        if let value = trafficToWaypoint {
+            w.name("trafficToWaypoint", "traffic_to_waypoint")
             try value.writeJSON(&w)
         }
     }
@@ -239,17 +238,17 @@ extension VehicleAttribute: JSONCodableMessage {
             w.name("value", "value")
             w.string(value)
         }
-        switch vehicleAttributeValue {
-        case .stringValue(let value):
+        if case .stringValue(let value) = vehicleAttributeValue {
             w.name("stringValue", "string_value")
             w.string(value)
-        case .boolValue(let value):
+        }
+        if case .boolValue(let value) = vehicleAttributeValue {
             w.name("boolValue", "bool_value")
             w.bool(value)
-        case .numberValue(let value):
+        }
+        if case .numberValue(let value) = vehicleAttributeValue {
             w.name("numberValue", "number_value")
             w.double(value)
-        case nil: break
         }
     }
 
@@ -313,41 +312,21 @@ extension VehicleLocation: JSONCodableMessage {
             w.name("location", "location")
             try value.writeJSON(&w)
         }
-        if let value = horizontalAccuracy {
-            w.name("horizontalAccuracy", "horizontal_accuracy")
-            w.double(value)
-        }
-        if let value = latlngAccuracy {
-            w.name("latlngAccuracy", "latlng_accuracy")
-            w.double(value)
-        }
         if let value = heading {
             w.name("heading", "heading")
             w.int32(value)
         }
-        if let value = bearingAccuracy {
-            w.name("bearingAccuracy", "bearing_accuracy")
-            w.double(value)
+        if let value = speedKmph {
+            w.name("speedKmph", "speed_kmph")
+            w.int32(value)
         }
-        if let value = headingAccuracy {
-            w.name("headingAccuracy", "heading_accuracy")
-            w.double(value)
+        if let value = updateTime {
+            w.name("updateTime", "update_time")
+            try value.writeJSON(&w)
         }
         if let value = altitude {
             w.name("altitude", "altitude")
             w.double(value)
-        }
-        if let value = verticalAccuracy {
-            w.name("verticalAccuracy", "vertical_accuracy")
-            w.double(value)
-        }
-        if let value = altitudeAccuracy {
-            w.name("altitudeAccuracy", "altitude_accuracy")
-            w.double(value)
-        }
-        if let value = speedKmph {
-            w.name("speedKmph", "speed_kmph")
-            w.int32(value)
         }
         if let value = speed {
             w.name("speed", "speed")
@@ -357,25 +336,29 @@ extension VehicleLocation: JSONCodableMessage {
             w.name("speedAccuracy", "speed_accuracy")
             w.double(value)
         }
-        if let value = updateTime {
-            w.name("updateTime", "update_time")
-            try value.writeJSON(&w)
+        if let value = horizontalAccuracy {
+            w.name("horizontalAccuracy", "horizontal_accuracy")
+            w.double(value)
         }
-        if let value = serverTime {
-            w.name("serverTime", "server_time")
-            try value.writeJSON(&w)
+        if let value = verticalAccuracy {
+            w.name("verticalAccuracy", "vertical_accuracy")
+            w.double(value)
+        }
+        if let value = bearingAccuracy {
+            w.name("bearingAccuracy", "bearing_accuracy")
+            w.double(value)
         }
         if locationSensor.rawValue != 0 {
             w.name("locationSensor", "location_sensor")
             w.enumValue(name: locationSensor.protoName, rawValue: locationSensor.rawValue)
         }
-        if let value = isRoadSnapped {
-            w.name("isRoadSnapped", "is_road_snapped")
-            w.bool(value)
-        }
         if let value = isGpsSensorEnabled {
             w.name("isGpsSensorEnabled", "is_gps_sensor_enabled")
             w.bool(value)
+        }
+        if let value = serverTime {
+            w.name("serverTime", "server_time")
+            try value.writeJSON(&w)
         }
         if let value = timeSinceUpdate {
             w.name("timeSinceUpdate", "time_since_update")
@@ -393,30 +376,6 @@ extension VehicleLocation: JSONCodableMessage {
             w.name("rawLocationTime", "raw_location_time")
             try value.writeJSON(&w)
         }
-        if rawLocationSensor.rawValue != 0 {
-            w.name("rawLocationSensor", "raw_location_sensor")
-            w.enumValue(name: rawLocationSensor.protoName, rawValue: rawLocationSensor.rawValue)
-        }
-        if let value = rawLocationAccuracy {
-            w.name("rawLocationAccuracy", "raw_location_accuracy")
-            w.double(value)
-        }
-        if let value = flpLocation {
-            w.name("flpLocation", "flp_location")
-            try value.writeJSON(&w)
-        }
-        if let value = flpUpdateTime {
-            w.name("flpUpdateTime", "flp_update_time")
-            try value.writeJSON(&w)
-        }
-        if let value = flpLatlngAccuracyMeters {
-            w.name("flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters")
-            w.double(value)
-        }
-        if let value = flpHeadingDegrees {
-            w.name("flpHeadingDegrees", "flp_heading_degrees")
-            w.int32(value)
-        }
         if let value = supplementalLocation {
             w.name("supplementalLocation", "supplemental_location")
             try value.writeJSON(&w)
@@ -433,9 +392,49 @@ extension VehicleLocation: JSONCodableMessage {
             w.name("supplementalLocationAccuracy", "supplemental_location_accuracy")
             w.double(value)
         }
+        if let value = latlngAccuracy {
+            w.name("latlngAccuracy", "latlng_accuracy")
+            w.double(value)
+        }
+        if let value = headingAccuracy {
+            w.name("headingAccuracy", "heading_accuracy")
+            w.double(value)
+        }
+        if let value = altitudeAccuracy {
+            w.name("altitudeAccuracy", "altitude_accuracy")
+            w.double(value)
+        }
+        if let value = rawLocationAccuracy {
+            w.name("rawLocationAccuracy", "raw_location_accuracy")
+            w.double(value)
+        }
         if roadSnapped {
             w.name("roadSnapped", "road_snapped")
             w.bool(roadSnapped)
+        }
+        if let value = isRoadSnapped {
+            w.name("isRoadSnapped", "is_road_snapped")
+            w.bool(value)
+        }
+        if rawLocationSensor.rawValue != 0 {
+            w.name("rawLocationSensor", "raw_location_sensor")
+            w.enumValue(name: rawLocationSensor.protoName, rawValue: rawLocationSensor.rawValue)
+        }
+        if let value = flpLocation {
+            w.name("flpLocation", "flp_location")
+            try value.writeJSON(&w)
+        }
+        if let value = flpUpdateTime {
+            w.name("flpUpdateTime", "flp_update_time")
+            try value.writeJSON(&w)
+        }
+        if let value = flpLatlngAccuracyMeters {
+            w.name("flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters")
+            w.double(value)
+        }
+        if let value = flpHeadingDegrees {
+            w.name("flpHeadingDegrees", "flp_heading_degrees")
+            w.int32(value)
         }
     }
 
@@ -625,17 +624,17 @@ extension TripAttribute: JSONCodableMessage {
             w.name("key", "key")
             w.string(key)
         }
-        switch tripAttributeValue {
-        case .stringValue(let value):
+        if case .stringValue(let value) = tripAttributeValue {
             w.name("stringValue", "string_value")
             w.string(value)
-        case .boolValue(let value):
+        }
+        if case .boolValue(let value) = tripAttributeValue {
             w.name("boolValue", "bool_value")
             w.bool(value)
-        case .numberValue(let value):
+        }
+        if case .numberValue(let value) = tripAttributeValue {
             w.name("numberValue", "number_value")
             w.double(value)
-        case nil: break
         }
     }
 

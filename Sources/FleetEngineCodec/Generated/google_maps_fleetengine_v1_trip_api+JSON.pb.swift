@@ -11,13 +11,13 @@ extension CreateTripRequest: JSONCodableMessage {
             w.name("parent", "parent")
             w.string(parent)
         }
-        if !tripID.isEmpty {
-            w.name("tripId", "trip_id")
-            w.string(tripID)
-        }
         if let value = trip {
             w.name("trip", "trip")
             try value.writeJSON(&w)
+        }
+        if !tripID.isEmpty {
+            w.name("tripId", "trip_id")
+            w.string(tripID)
         }
     }
 
@@ -65,10 +65,6 @@ extension GetTripRequest: JSONCodableMessage {
             w.name("name", "name")
             w.string(name)
         }
-        if view.rawValue != 0 {
-            w.name("view", "view")
-            w.enumValue(name: view.protoName, rawValue: view.rawValue)
-        }
         if let value = currentRouteSegmentVersion {
             w.name("currentRouteSegmentVersion", "current_route_segment_version")
             try value.writeJSON(&w)
@@ -88,6 +84,10 @@ extension GetTripRequest: JSONCodableMessage {
         if let value = remainingWaypointsRouteVersion {
             w.name("remainingWaypointsRouteVersion", "remaining_waypoints_route_version")
             try value.writeJSON(&w)
+        }
+        if view.rawValue != 0 {
+            w.name("view", "view")
+            w.enumValue(name: view.protoName, rawValue: view.rawValue)
         }
     }
 

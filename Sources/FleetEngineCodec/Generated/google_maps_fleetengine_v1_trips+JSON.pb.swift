@@ -23,16 +23,41 @@ extension Trip: JSONCodableMessage {
             w.name("pickupPoint", "pickup_point")
             try value.writeJSON(&w)
         }
-        if let value = actualPickupPoint {
-            w.name("actualPickupPoint", "actual_pickup_point")
-            try value.writeJSON(&w)
-        }
-        if let value = actualPickupArrivalPoint {
-            w.name("actualPickupArrivalPoint", "actual_pickup_arrival_point")
-            try value.writeJSON(&w)
-        }
         if let value = pickupTime {
             w.name("pickupTime", "pickup_time")
+            try value.writeJSON(&w)
+        }
+        if let value = dropoffPoint {
+            w.name("dropoffPoint", "dropoff_point")
+            try value.writeJSON(&w)
+        }
+        if let value = dropoffTime {
+            w.name("dropoffTime", "dropoff_time")
+            try value.writeJSON(&w)
+        }
+        if !route.isEmpty {
+            w.name("route", "route")
+            w.beginArray()
+            for value in route {
+                w.arrayElement()
+                try value.writeJSON(&w)
+            }
+            w.endArray()
+        }
+        if numberOfPassengers != 0 {
+            w.name("numberOfPassengers", "number_of_passengers")
+            w.int32(numberOfPassengers)
+        }
+        if let value = lastLocation {
+            w.name("lastLocation", "last_location")
+            try value.writeJSON(&w)
+        }
+        if let value = remainingDistanceMeters {
+            w.name("remainingDistanceMeters", "remaining_distance_meters")
+            w.int32(value)
+        }
+        if let value = etaToFirstWaypoint {
+            w.name("etaToFirstWaypoint", "eta_to_first_waypoint")
             try value.writeJSON(&w)
         }
         if !intermediateDestinations.isEmpty {
@@ -44,13 +69,83 @@ extension Trip: JSONCodableMessage {
             }
             w.endArray()
         }
+        if intermediateDestinationIndex != 0 {
+            w.name("intermediateDestinationIndex", "intermediate_destination_index")
+            w.int32(intermediateDestinationIndex)
+        }
+        if !remainingWaypoints.isEmpty {
+            w.name("remainingWaypoints", "remaining_waypoints")
+            w.beginArray()
+            for value in remainingWaypoints {
+                w.arrayElement()
+                try value.writeJSON(&w)
+            }
+            w.endArray()
+        }
+        if let value = currentRouteSegmentVersion {
+            w.name("currentRouteSegmentVersion", "current_route_segment_version")
+            try value.writeJSON(&w)
+        }
+        if let value = remainingWaypointsVersion {
+            w.name("remainingWaypointsVersion", "remaining_waypoints_version")
+            try value.writeJSON(&w)
+        }
+        if !vehicleWaypoints.isEmpty {
+            w.name("vehicleWaypoints", "vehicle_waypoints")
+            w.beginArray()
+            for value in vehicleWaypoints {
+                w.arrayElement()
+                try value.writeJSON(&w)
+            }
+            w.endArray()
+        }
+        if !currentRouteSegment.isEmpty {
+            w.name("currentRouteSegment", "current_route_segment")
+            w.string(currentRouteSegment)
+        }
+        if let value = actualPickupPoint {
+            w.name("actualPickupPoint", "actual_pickup_point")
+            try value.writeJSON(&w)
+        }
+        if let value = actualDropoffPoint {
+            w.name("actualDropoffPoint", "actual_dropoff_point")
+            try value.writeJSON(&w)
+        }
+        if let value = currentRouteSegmentEndPoint {
+            w.name("currentRouteSegmentEndPoint", "current_route_segment_end_point")
+            try value.writeJSON(&w)
+        }
         if let value = intermediateDestinationsVersion {
             w.name("intermediateDestinationsVersion", "intermediate_destinations_version")
             try value.writeJSON(&w)
         }
-        if intermediateDestinationIndex != 0 {
-            w.name("intermediateDestinationIndex", "intermediate_destination_index")
-            w.int32(intermediateDestinationIndex)
+        if lastLocationSnappable {
+            w.name("lastLocationSnappable", "last_location_snappable")
+            w.bool(lastLocationSnappable)
+        }
+        if let value = remainingTimeToFirstWaypoint {
+            w.name("remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint")
+            try value.writeJSON(&w)
+        }
+        if let value = currentRouteSegmentTraffic {
+            w.name("currentRouteSegmentTraffic", "current_route_segment_traffic")
+            try value.writeJSON(&w)
+        }
+        if let value = remainingWaypointsRouteVersion {
+            w.name("remainingWaypointsRouteVersion", "remaining_waypoints_route_version")
+            try value.writeJSON(&w)
+        }
+        if let value = currentRouteSegmentTrafficVersion {
+            w.name("currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version")
+            try value.writeJSON(&w)
+        }
+        if view.rawValue != 0 {
+            w.name("view", "view")
+            w.enumValue(name: view.protoName, rawValue: view.rawValue)
+        }
+        if let value = actualPickupArrivalPoint {
+            w.name("actualPickupArrivalPoint", "actual_pickup_arrival_point")
+            try value.writeJSON(&w)
         }
         if !actualIntermediateDestinationArrivalPoints.isEmpty {
             w.name("actualIntermediateDestinationArrivalPoints", "actual_intermediate_destination_arrival_points")
@@ -69,101 +164,6 @@ extension Trip: JSONCodableMessage {
                 try value.writeJSON(&w)
             }
             w.endArray()
-        }
-        if let value = dropoffPoint {
-            w.name("dropoffPoint", "dropoff_point")
-            try value.writeJSON(&w)
-        }
-        if let value = actualDropoffPoint {
-            w.name("actualDropoffPoint", "actual_dropoff_point")
-            try value.writeJSON(&w)
-        }
-        if let value = dropoffTime {
-            w.name("dropoffTime", "dropoff_time")
-            try value.writeJSON(&w)
-        }
-        if !remainingWaypoints.isEmpty {
-            w.name("remainingWaypoints", "remaining_waypoints")
-            w.beginArray()
-            for value in remainingWaypoints {
-                w.arrayElement()
-                try value.writeJSON(&w)
-            }
-            w.endArray()
-        }
-        if !vehicleWaypoints.isEmpty {
-            w.name("vehicleWaypoints", "vehicle_waypoints")
-            w.beginArray()
-            for value in vehicleWaypoints {
-                w.arrayElement()
-                try value.writeJSON(&w)
-            }
-            w.endArray()
-        }
-        if !route.isEmpty {
-            w.name("route", "route")
-            w.beginArray()
-            for value in route {
-                w.arrayElement()
-                try value.writeJSON(&w)
-            }
-            w.endArray()
-        }
-        if !currentRouteSegment.isEmpty {
-            w.name("currentRouteSegment", "current_route_segment")
-            w.string(currentRouteSegment)
-        }
-        if let value = currentRouteSegmentVersion {
-            w.name("currentRouteSegmentVersion", "current_route_segment_version")
-            try value.writeJSON(&w)
-        }
-        if let value = currentRouteSegmentTraffic {
-            w.name("currentRouteSegmentTraffic", "current_route_segment_traffic")
-            try value.writeJSON(&w)
-        }
-        if let value = currentRouteSegmentTrafficVersion {
-            w.name("currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version")
-            try value.writeJSON(&w)
-        }
-        if let value = currentRouteSegmentEndPoint {
-            w.name("currentRouteSegmentEndPoint", "current_route_segment_end_point")
-            try value.writeJSON(&w)
-        }
-        if let value = remainingDistanceMeters {
-            w.name("remainingDistanceMeters", "remaining_distance_meters")
-            w.int32(value)
-        }
-        if let value = etaToFirstWaypoint {
-            w.name("etaToFirstWaypoint", "eta_to_first_waypoint")
-            try value.writeJSON(&w)
-        }
-        if let value = remainingTimeToFirstWaypoint {
-            w.name("remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint")
-            try value.writeJSON(&w)
-        }
-        if let value = remainingWaypointsVersion {
-            w.name("remainingWaypointsVersion", "remaining_waypoints_version")
-            try value.writeJSON(&w)
-        }
-        if let value = remainingWaypointsRouteVersion {
-            w.name("remainingWaypointsRouteVersion", "remaining_waypoints_route_version")
-            try value.writeJSON(&w)
-        }
-        if numberOfPassengers != 0 {
-            w.name("numberOfPassengers", "number_of_passengers")
-            w.int32(numberOfPassengers)
-        }
-        if let value = lastLocation {
-            w.name("lastLocation", "last_location")
-            try value.writeJSON(&w)
-        }
-        if lastLocationSnappable {
-            w.name("lastLocationSnappable", "last_location_snappable")
-            w.bool(lastLocationSnappable)
-        }
-        if view.rawValue != 0 {
-            w.name("view", "view")
-            w.enumValue(name: view.protoName, rawValue: view.rawValue)
         }
         if !attributes.isEmpty {
             w.name("attributes", "attributes")

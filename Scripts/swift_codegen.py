@@ -215,6 +215,7 @@ class Message:
         self.nested_enums = []
         self.c_type = None
         self.c_lower = None
+        self.boxed = False
 
     @property
     def package(self):
@@ -252,6 +253,9 @@ class Registry:
             for field in message.fields:
                 if field.is_message and field.type_name not in self.messages:
                     raise SystemExit("unknown message type " + field.type_name)
+        sizes = {}
+        for message in self.messages.values():
+            inline_size(message, self, sizes)
 
     def add_enum(self, package, parent, proto, path, comments):
         full = (parent.full_name if parent else package) + "." + proto.name
@@ -307,6 +311,37 @@ class Registry:
             message.c_lower = inits[message.c_type]
             if not message.is_map_entry and message.c_lower not in helpers:
                 raise SystemExit("protoc-c header has no unpack for " + message.full_name)
+
+
+# Messages whose fields would take more than this many bytes inline keep them in a shared,
+# copy-on-write storage object instead, so that copying the message copies one reference.
+BOXING_THRESHOLD = 160
+
+SCALAR_SIZE = {"Double": 8, "Float": 4, "Int64": 8, "UInt64": 8, "Int32": 4, "UInt32": 4, "Bool": 1,
+               "String": 16, "[UInt8]": 8}
+
+
+def inline_size(message, registry, sizes):
+    """Roughly the bytes a message's fields take inline; sets `message.boxed` when that is too many."""
+    if message.full_name in sizes:
+        return sizes[message.full_name]
+
+    def field_size(field):
+        if field.repeated:
+            return 8
+        if field.is_wrapper:
+            return 16
+        if field.is_message:
+            return inline_size(registry.messages[field.type_name], registry, sizes) + 8
+        size = 4 if field.is_enum else SCALAR_SIZE[SCALAR_SWIFT[field.type]]
+        return size + 8 if field.synthetic_optional else size
+
+    total = 8 + sum(field_size(f) for f in message.fields if f.oneof is None)
+    for oneof in message.oneofs:
+        total += max(field_size(f) for f in oneof.fields) + 8
+    message.boxed = total > BOXING_THRESHOLD and not message.is_map_entry
+    sizes[message.full_name] = 8 if message.boxed else total
+    return sizes[message.full_name]
 
 
 class Writer:
@@ -366,11 +401,8 @@ def write_enum(w, enum, indent):
     w("}", indent)
 
 
-def write_message(w, message, indent):
-    pad = "    " * indent
-    w.parts.append(doc_lines(message.comment, "The `%s` message." % message.full_name, pad))
-    w("public struct %s: Sendable, Hashable {" % message.swift_name.split(".")[-1], indent)
-    w('public static let protoMessageName = "%s"' % message.full_name, indent + 1)
+def field_declarations(w, message, indent, pad):
+    """Stored properties: on the struct itself, or (boxed) on its Fields struct."""
     for field in message.fields:
         if field.oneof is not None:
             continue
@@ -380,23 +412,104 @@ def write_message(w, message, indent):
         if field.is_wrapper:
             w("///", indent + 1)
             w("/// Sent as a `%s`; nil when absent." % field.type_name, indent + 1)
+        access = "var" if message.boxed else "public var"
         default = field.default()
         if default is None:
-            w("public var %s: %s" % (field.swift, field.swift_type()), indent + 1)
+            w("%s %s: %s" % (access, field.swift, field.swift_type()), indent + 1)
         else:
-            w("public var %s: %s = %s" % (field.swift, field.swift_type(), default), indent + 1)
+            w("%s %s: %s = %s" % (access, field.swift, field.swift_type(), default), indent + 1)
     for oneof in message.oneofs:
         w("", 0)
         w.parts.append(doc_lines(oneof.comment, "The `%s` oneof: at most one of its fields is set." % oneof.name,
                                  pad + "    "))
-        w("public var %s: %s?" % (oneof.swift, oneof.type_name), indent + 1)
+        w("%s %s: %s?" % ("var" if message.boxed else "public var", oneof.swift, oneof.type_name), indent + 1)
     w("", 0)
     w("/// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.",
       indent + 1)
-    w("public var unknownFields = UnknownFields()", indent + 1)
+    w("%s unknownFields = UnknownFields()" % ("var" if message.boxed else "public var"), indent + 1)
+
+
+def boxed_accessors(w, message, indent, pad):
+    """Public properties of a boxed message, reading and writing through its storage."""
+    members = [(f.swift, f.swift_type(), f.comment, "`%s` (field %d)." % (f.name, f.number), f)
+               for f in message.fields if f.oneof is None]
+    members += [(o.swift, o.type_name + "?", o.comment, "The `%s` oneof: at most one of its fields is set." % o.name,
+                 None) for o in message.oneofs]
+    members.append(("unknownFields", "UnknownFields", "",
+                    "Fields that arrived on the wire but are not in this schema, kept so that encoding writes them "
+                    "back.", None))
+    for name, type_, comment, fallback, field in members:
+        w("", 0)
+        w.parts.append(doc_lines(comment, fallback, pad + "    "))
+        if field is not None and field.is_wrapper:
+            w("///", indent + 1)
+            w("/// Sent as a `%s`; nil when absent." % field.type_name, indent + 1)
+        w("public var %s: %s {" % (name, type_), indent + 1)
+        w("get { storage.fields.%s }" % name, indent + 2)
+        w("set { uniqueStorage().fields.%s = newValue }" % name, indent + 2)
+        w("_modify { yield &uniqueStorage().fields.%s }" % name, indent + 2)
+        w("}", indent + 1)
+
+
+def boxed_storage(w, message, indent, pad):
+    w("", 0)
+    w("/// The message's fields, kept in `storage` so that copying a message copies one reference.", indent + 1)
+    w("struct Fields: Sendable, Hashable {", indent + 1)
+    inner = Writer()
+    field_declarations(inner, message, indent + 1, pad + "    ")
+    w.parts.extend(inner.parts[1:] if inner.parts and inner.parts[0].strip() == "" else inner.parts)
+    w("}", indent + 1)
+    w("", 0)
+    w("/// Copy-on-write storage: shared between copies until one of them changes a field.", indent + 1)
+    w("final class Storage: @unchecked Sendable {", indent + 1)
+    w("// Never changed: every change goes to a unique copy first (see uniqueStorage).", indent + 2)
+    w("static let empty = Storage(Fields())", indent + 2)
+    w("var fields: Fields", indent + 2)
+    w("init(_ fields: Fields) { self.fields = fields }", indent + 2)
+    w("}", indent + 1)
+    w("", 0)
+    w("var storage: Storage", indent + 1)
     w("", 0)
     w("/// A message with every field at its default.", indent + 1)
-    w("public init() {}", indent + 1)
+    w("public init() { storage = Storage.empty }", indent + 1)
+    w("", 0)
+    w("init(fields: Fields) { storage = Storage(fields) }", indent + 1)
+    w("", 0)
+    w("mutating func uniqueStorage() -> Storage {", indent + 1)
+    w("if !isKnownUniquelyReferenced(&storage) {", indent + 2)
+    w("storage = Storage(storage.fields)", indent + 3)
+    w("}", indent + 2)
+    w("return storage", indent + 2)
+    w("}", indent + 1)
+    w("", 0)
+    w("public static func == (lhs: Self, rhs: Self) -> Bool {", indent + 1)
+    w("lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields", indent + 2)
+    w("}", indent + 1)
+    w("", 0)
+    w("public func hash(into hasher: inout Hasher) {", indent + 1)
+    w("storage.fields.hash(into: &hasher)", indent + 2)
+    w("}", indent + 1)
+    w("", 0)
+    w("public var debugDescription: String {", indent + 1)
+    w('"%s(" + String(describing: storage.fields).dropFirst("Fields(".count)' % message.swift_name.split(".")[-1],
+      indent + 2)
+    w("}", indent + 1)
+
+
+def write_message(w, message, indent):
+    pad = "    " * indent
+    w.parts.append(doc_lines(message.comment, "The `%s` message." % message.full_name, pad))
+    conformances = "Sendable, Hashable, CustomDebugStringConvertible" if message.boxed else "Sendable, Hashable"
+    w("public struct %s: %s {" % (message.swift_name.split(".")[-1], conformances), indent)
+    w('public static let protoMessageName = "%s"' % message.full_name, indent + 1)
+    if message.boxed:
+        boxed_accessors(w, message, indent, pad)
+        boxed_storage(w, message, indent, pad)
+    else:
+        field_declarations(w, message, indent, pad)
+        w("", 0)
+        w("/// A message with every field at its default.", indent + 1)
+        w("public init() {}", indent + 1)
     for oneof in message.oneofs:
         w("", 0)
         w("/// The fields of the `%s` oneof." % oneof.name, indent + 1)
@@ -465,7 +578,8 @@ def encode_scalar(field, expr, type_=None):
 
 def write_decode(w, message, registry):
     w("init(cMessage c: UnsafePointer<%s>, context: inout CDecodeContext) throws(CodecError) {" % message.c_type, 1)
-    w("self.init()", 2)
+    T = "fields." if message.boxed else "self."
+    w("var fields = Fields()" if message.boxed else "self.init()", 2)
     for field in message.fields:
         src = "c.pointee.%s" % field.c
         if field.oneof is not None:
@@ -476,34 +590,34 @@ def write_decode(w, message, registry):
             w("if c.pointee.n_%s > 0, let entries = %s {" % (field.c, src), 2)
             w("for index in 0..<c.pointee.n_%s {" % field.c, 3)
             w("guard let entry = entries[index] else { continue }", 4)
-            w("self.%s[%s] = %s" % (field.swift, decode_scalar(key, "entry.pointee.key"),
+            w(T + "%s[%s] = %s" % (field.swift, decode_scalar(key, "entry.pointee.key"),
                                decode_scalar(value, "entry.pointee.value")), 4)
             w("}", 3)
             w("}", 2)
         elif field.repeated and field.is_message:
-            w("self.%s = try context.messages(%s, count: c.pointee.n_%s)" % (field.swift, src, field.c), 2)
+            w(T + "%s = try context.messages(%s, count: c.pointee.n_%s)" % (field.swift, src, field.c), 2)
         elif field.repeated and field.type in (F.TYPE_STRING, F.TYPE_BYTES):
             fn = "strings" if field.type == F.TYPE_STRING else "byteArrays"
-            w("self.%s = try context.%s(%s, count: c.pointee.n_%s)" % (field.swift, fn, src, field.c), 2)
+            w(T + "%s = try context.%s(%s, count: c.pointee.n_%s)" % (field.swift, fn, src, field.c), 2)
         elif field.repeated:
             w("if c.pointee.n_%s > 0, let values = %s {" % (field.c, src), 2)
-            w("self.%s = UnsafeBufferPointer(start: values, count: c.pointee.n_%s).map { %s }" %
+            w(T + "%s = UnsafeBufferPointer(start: values, count: c.pointee.n_%s).map { %s }" %
               (field.swift, field.c, decode_scalar(field, "$0")), 3)
             w("}", 2)
         elif field.is_wrapper:
             w("if let wrapper = %s {" % src, 2)
-            w("self.%s = %s" % (field.swift, decode_scalar(field, "wrapper.pointee.value", WRAPPERS[field.type_name])), 3)
+            w(T + "%s = %s" % (field.swift, decode_scalar(field, "wrapper.pointee.value", WRAPPERS[field.type_name])), 3)
             w("}", 2)
         elif field.is_message:
             w("if let value = %s {" % src, 2)
-            w("self.%s = try %s(cMessage: value, context: &context)" % (field.swift, field.element_swift()), 3)
+            w(T + "%s = try %s(cMessage: value, context: &context)" % (field.swift, field.element_swift()), 3)
             w("}", 2)
         elif field.synthetic_optional:
             w("if c.pointee.%s.rawValue == %d {" % (field.c_case, field.number), 2)
-            w("self.%s = %s" % (field.swift, decode_scalar(field, src)), 3)
+            w(T + "%s = %s" % (field.swift, decode_scalar(field, src)), 3)
             w("}", 2)
         else:
-            w("self.%s = %s" % (field.swift, decode_scalar(field, src)), 2)
+            w(T + "%s = %s" % (field.swift, decode_scalar(field, src)), 2)
     for oneof in message.oneofs:
         w("switch c.pointee.%s_case.rawValue {" % oneof.name.lower(), 2)
         for field in oneof.fields:
@@ -511,16 +625,18 @@ def write_decode(w, message, registry):
             if field.is_message:
                 w("case %d:" % field.number, 2)
                 w("if let value = %s {" % src, 3)
-                w("self.%s = .%s(try %s(cMessage: value, context: &context))" %
+                w(T + "%s = .%s(try %s(cMessage: value, context: &context))" %
                   (oneof.swift, field.swift, field.element_swift()), 4)
                 w("}", 3)
             else:
-                w("case %d: self.%s = .%s(%s)" % (field.number, oneof.swift, field.swift, decode_scalar(field, src)), 2)
-        w("default: self.%s = nil" % oneof.swift, 2)
+                w(("case %d: " + T + "%s = .%s(%s)") % (field.number, oneof.swift, field.swift, decode_scalar(field, src)), 2)
+        w("default: " + T + "%s = nil" % oneof.swift, 2)
         w("}", 2)
     w("if c.pointee.base.n_unknown_fields > 0 {", 2)
-    w("self.unknownFields = try context.unknownFields(c.pointee.base)", 3)
+    w(T + "unknownFields = try context.unknownFields(c.pointee.base)", 3)
     w("}", 2)
+    if message.boxed:
+        w("self.init(fields: fields)", 2)
     w("}", 1)
 
 
@@ -799,7 +915,8 @@ def write_json_members(w, message, registry):
 
 def write_json_parse(w, message, registry):
     w("init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {", 1)
-    w("self.init()", 2)
+    T = "fields." if message.boxed else "self."
+    w("var fields = Fields()" if message.boxed else "self.init()", 2)
     w("let members = try context.object(value, typeName: Self.protoMessageName)", 2)
     if not message.fields:
         w("for member in members where !context.options.ignoringUnknownFields {", 2)
@@ -829,10 +946,10 @@ def write_json_parse(w, message, registry):
             w("defer { context.leave() }", 4)
             if value.is_enum:
                 w("if let parsed = %s {" % json_read_value(value, "entry.value"), 4)
-                w("self.%s[%s] = parsed" % (field.swift, key_expr), 5)
+                w(T + "%s[%s] = parsed" % (field.swift, key_expr), 5)
                 w("}", 4)
             else:
-                w("self.%s[%s] = %s" % (field.swift, key_expr, json_read_value(value, "entry.value")), 4)
+                w(T + "%s[%s] = %s" % (field.swift, key_expr, json_read_value(value, "entry.value")), 4)
             w("}", 3)
         elif field.repeated:
             w("for (index, element) in try context.array(member.value).enumerated() {", 3)
@@ -841,36 +958,38 @@ def write_json_parse(w, message, registry):
             w("try context.rejectNull(element)", 4)
             if field.is_enum:
                 w("if let parsed = %s {" % json_read_value(field, "element"), 4)
-                w("self.%s.append(parsed)" % field.swift, 5)
+                w(T + "%s.append(parsed)" % field.swift, 5)
                 w("}", 4)
             else:
-                w("self.%s.append(%s)" % (field.swift, json_read_value(field, "element")), 4)
+                w(T + "%s.append(%s)" % (field.swift, json_read_value(field, "element")), 4)
             w("}", 3)
         elif field.is_wrapper:
-            w("self.%s = %s" % (field.swift, json_read_value(field, "member.value", WRAPPERS[field.type_name])), 3)
+            w(T + "%s = %s" % (field.swift, json_read_value(field, "member.value", WRAPPERS[field.type_name])), 3)
         elif field.oneof is not None:
-            w("guard self.%s == nil else {" % field.oneof.swift, 3)
+            w("guard " + T + "%s == nil else {" % field.oneof.swift, 3)
             w('throw context.error(.invalidJSONValue, "more than one field of oneof %s is set", at: member.value)' %
               field.oneof.name, 4)
             w("}", 3)
             if field.is_enum:
                 w("if let parsed = %s {" % json_read_value(field, "member.value"), 3)
-                w("self.%s = .%s(parsed)" % (field.oneof.swift, field.swift), 4)
+                w(T + "%s = .%s(parsed)" % (field.oneof.swift, field.swift), 4)
                 w("}", 3)
             else:
-                w("self.%s = .%s(%s)" % (field.oneof.swift, field.swift, json_read_value(field, "member.value")), 3)
+                w(T + "%s = .%s(%s)" % (field.oneof.swift, field.swift, json_read_value(field, "member.value")), 3)
         elif field.is_enum:
             w("if let parsed = %s {" % json_read_value(field, "member.value"), 3)
-            w("self.%s = parsed" % field.swift, 4)
+            w(T + "%s = parsed" % field.swift, 4)
             w("}", 3)
         else:
-            w("self.%s = %s" % (field.swift, json_read_value(field, "member.value")), 3)
+            w(T + "%s = %s" % (field.swift, json_read_value(field, "member.value")), 3)
     w("default:", 2)
     w("if !context.options.ignoringUnknownFields {", 3)
     w("throw context.unknownField(member, in: Self.protoMessageName)", 4)
     w("}", 3)
     w("}", 2)
     w("}", 2)
+    if message.boxed:
+        w("self.init(fields: fields)", 2)
     w("}", 1)
 
 

@@ -280,29 +280,30 @@ extension TripWaypoint: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__TripWaypoint>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        self.init()
+        var fields = Fields()
         if let value = c.pointee.location {
-            self.location = try TerminalLocation(cMessage: value, context: &context)
+            fields.location = try TerminalLocation(cMessage: value, context: &context)
         }
-        self.tripID = try context.string(c.pointee.trip_id)
-        self.waypointType = WaypointType(rawValue: Int32(truncatingIfNeeded: c.pointee.waypoint_type.rawValue))
-        self.pathToWaypoint = try context.messages(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
-        self.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
+        fields.tripID = try context.string(c.pointee.trip_id)
+        fields.waypointType = WaypointType(rawValue: Int32(truncatingIfNeeded: c.pointee.waypoint_type.rawValue))
+        fields.pathToWaypoint = try context.messages(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
+        fields.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
         if let value = c.pointee.traffic_to_waypoint {
-            self.trafficToWaypoint = try ConsumableTrafficPolyline(cMessage: value, context: &context)
+            fields.trafficToWaypoint = try ConsumableTrafficPolyline(cMessage: value, context: &context)
         }
         if let wrapper = c.pointee.distance_meters {
-            self.distanceMeters = wrapper.pointee.value
+            fields.distanceMeters = wrapper.pointee.value
         }
         if let value = c.pointee.eta {
-            self.eta = try Timestamp(cMessage: value, context: &context)
+            fields.eta = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.duration {
-            self.duration = try ProtobufDuration(cMessage: value, context: &context)
+            fields.duration = try ProtobufDuration(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
-            self.unknownFields = try context.unknownFields(c.pointee.base)
+            fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
+        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TripWaypoint>, arena: EncodeArena) {
@@ -576,100 +577,101 @@ extension VehicleLocation: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__VehicleLocation>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        self.init()
+        var fields = Fields()
         if let value = c.pointee.location {
-            self.location = try LatLng(cMessage: value, context: &context)
+            fields.location = try LatLng(cMessage: value, context: &context)
         }
         if let wrapper = c.pointee.horizontal_accuracy {
-            self.horizontalAccuracy = wrapper.pointee.value
+            fields.horizontalAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.latlng_accuracy {
-            self.latlngAccuracy = wrapper.pointee.value
+            fields.latlngAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.heading {
-            self.heading = wrapper.pointee.value
+            fields.heading = wrapper.pointee.value
         }
         if let wrapper = c.pointee.bearing_accuracy {
-            self.bearingAccuracy = wrapper.pointee.value
+            fields.bearingAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.heading_accuracy {
-            self.headingAccuracy = wrapper.pointee.value
+            fields.headingAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.altitude {
-            self.altitude = wrapper.pointee.value
+            fields.altitude = wrapper.pointee.value
         }
         if let wrapper = c.pointee.vertical_accuracy {
-            self.verticalAccuracy = wrapper.pointee.value
+            fields.verticalAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.altitude_accuracy {
-            self.altitudeAccuracy = wrapper.pointee.value
+            fields.altitudeAccuracy = wrapper.pointee.value
         }
         if let wrapper = c.pointee.speed_kmph {
-            self.speedKmph = wrapper.pointee.value
+            fields.speedKmph = wrapper.pointee.value
         }
         if let wrapper = c.pointee.speed {
-            self.speed = wrapper.pointee.value
+            fields.speed = wrapper.pointee.value
         }
         if let wrapper = c.pointee.speed_accuracy {
-            self.speedAccuracy = wrapper.pointee.value
+            fields.speedAccuracy = wrapper.pointee.value
         }
         if let value = c.pointee.update_time {
-            self.updateTime = try Timestamp(cMessage: value, context: &context)
+            fields.updateTime = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.server_time {
-            self.serverTime = try Timestamp(cMessage: value, context: &context)
+            fields.serverTime = try Timestamp(cMessage: value, context: &context)
         }
-        self.locationSensor = LocationSensor(rawValue: Int32(truncatingIfNeeded: c.pointee.location_sensor.rawValue))
+        fields.locationSensor = LocationSensor(rawValue: Int32(truncatingIfNeeded: c.pointee.location_sensor.rawValue))
         if let wrapper = c.pointee.is_road_snapped {
-            self.isRoadSnapped = wrapper.pointee.value != 0
+            fields.isRoadSnapped = wrapper.pointee.value != 0
         }
         if let wrapper = c.pointee.is_gps_sensor_enabled {
-            self.isGpsSensorEnabled = wrapper.pointee.value != 0
+            fields.isGpsSensorEnabled = wrapper.pointee.value != 0
         }
         if let wrapper = c.pointee.time_since_update {
-            self.timeSinceUpdate = wrapper.pointee.value
+            fields.timeSinceUpdate = wrapper.pointee.value
         }
         if let wrapper = c.pointee.num_stale_updates {
-            self.numStaleUpdates = wrapper.pointee.value
+            fields.numStaleUpdates = wrapper.pointee.value
         }
         if let value = c.pointee.raw_location {
-            self.rawLocation = try LatLng(cMessage: value, context: &context)
+            fields.rawLocation = try LatLng(cMessage: value, context: &context)
         }
         if let value = c.pointee.raw_location_time {
-            self.rawLocationTime = try Timestamp(cMessage: value, context: &context)
+            fields.rawLocationTime = try Timestamp(cMessage: value, context: &context)
         }
-        self.rawLocationSensor = LocationSensor(
+        fields.rawLocationSensor = LocationSensor(
             rawValue: Int32(truncatingIfNeeded: c.pointee.raw_location_sensor.rawValue))
         if let wrapper = c.pointee.raw_location_accuracy {
-            self.rawLocationAccuracy = wrapper.pointee.value
+            fields.rawLocationAccuracy = wrapper.pointee.value
         }
         if let value = c.pointee.flp_location {
-            self.flpLocation = try LatLng(cMessage: value, context: &context)
+            fields.flpLocation = try LatLng(cMessage: value, context: &context)
         }
         if let value = c.pointee.flp_update_time {
-            self.flpUpdateTime = try Timestamp(cMessage: value, context: &context)
+            fields.flpUpdateTime = try Timestamp(cMessage: value, context: &context)
         }
         if let wrapper = c.pointee.flp_latlng_accuracy_meters {
-            self.flpLatlngAccuracyMeters = wrapper.pointee.value
+            fields.flpLatlngAccuracyMeters = wrapper.pointee.value
         }
         if let wrapper = c.pointee.flp_heading_degrees {
-            self.flpHeadingDegrees = wrapper.pointee.value
+            fields.flpHeadingDegrees = wrapper.pointee.value
         }
         if let value = c.pointee.supplemental_location {
-            self.supplementalLocation = try LatLng(cMessage: value, context: &context)
+            fields.supplementalLocation = try LatLng(cMessage: value, context: &context)
         }
         if let value = c.pointee.supplemental_location_time {
-            self.supplementalLocationTime = try Timestamp(cMessage: value, context: &context)
+            fields.supplementalLocationTime = try Timestamp(cMessage: value, context: &context)
         }
-        self.supplementalLocationSensor = LocationSensor(
+        fields.supplementalLocationSensor = LocationSensor(
             rawValue: Int32(truncatingIfNeeded: c.pointee.supplemental_location_sensor.rawValue))
         if let wrapper = c.pointee.supplemental_location_accuracy {
-            self.supplementalLocationAccuracy = wrapper.pointee.value
+            fields.supplementalLocationAccuracy = wrapper.pointee.value
         }
-        self.roadSnapped = c.pointee.road_snapped != 0
+        fields.roadSnapped = c.pointee.road_snapped != 0
         if c.pointee.base.n_unknown_fields > 0 {
-            self.unknownFields = try context.unknownFields(c.pointee.base)
+            fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
+        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__VehicleLocation>, arena: EncodeArena) {

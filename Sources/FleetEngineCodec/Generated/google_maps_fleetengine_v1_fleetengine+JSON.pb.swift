@@ -163,7 +163,7 @@ extension TripWaypoint: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        self.init()
+        var fields = Fields()
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -171,18 +171,18 @@ extension TripWaypoint: JSONCodableMessage {
                 context.enter("location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.location = try TerminalLocation(json: member.value, context: &context)
+                fields.location = try TerminalLocation(json: member.value, context: &context)
             case "tripId", "trip_id":
                 context.enter("trip_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.tripID = try context.string(member.value)
+                fields.tripID = try context.string(member.value)
             case "waypointType", "waypoint_type":
                 context.enter("waypoint_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: WaypointType.self) {
-                    self.waypointType = parsed
+                    fields.waypointType = parsed
                 }
             case "pathToWaypoint", "path_to_waypoint":
                 context.enter("path_to_waypoint")
@@ -192,39 +192,40 @@ extension TripWaypoint: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.pathToWaypoint.append(try LatLng(json: element, context: &context))
+                    fields.pathToWaypoint.append(try LatLng(json: element, context: &context))
                 }
             case "encodedPathToWaypoint", "encoded_path_to_waypoint":
                 context.enter("encoded_path_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.encodedPathToWaypoint = try context.string(member.value)
+                fields.encodedPathToWaypoint = try context.string(member.value)
             case "trafficToWaypoint", "traffic_to_waypoint":
                 context.enter("traffic_to_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.trafficToWaypoint = try ConsumableTrafficPolyline(json: member.value, context: &context)
+                fields.trafficToWaypoint = try ConsumableTrafficPolyline(json: member.value, context: &context)
             case "distanceMeters", "distance_meters":
                 context.enter("distance_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.distanceMeters = try context.int32(member.value)
+                fields.distanceMeters = try context.int32(member.value)
             case "eta":
                 context.enter("eta")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.eta = try Timestamp(json: member.value, context: &context)
+                fields.eta = try Timestamp(json: member.value, context: &context)
             case "duration":
                 context.enter("duration")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.duration = try ProtobufDuration(json: member.value, context: &context)
+                fields.duration = try ProtobufDuration(json: member.value, context: &context)
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
                 }
             }
         }
+        self.init(fields: fields)
     }
 }
 
@@ -439,7 +440,7 @@ extension VehicleLocation: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        self.init()
+        var fields = Fields()
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -447,174 +448,175 @@ extension VehicleLocation: JSONCodableMessage {
                 context.enter("location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.location = try LatLng(json: member.value, context: &context)
+                fields.location = try LatLng(json: member.value, context: &context)
             case "horizontalAccuracy", "horizontal_accuracy":
                 context.enter("horizontal_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.horizontalAccuracy = try context.double(member.value)
+                fields.horizontalAccuracy = try context.double(member.value)
             case "latlngAccuracy", "latlng_accuracy":
                 context.enter("latlng_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.latlngAccuracy = try context.double(member.value)
+                fields.latlngAccuracy = try context.double(member.value)
             case "heading":
                 context.enter("heading")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.heading = try context.int32(member.value)
+                fields.heading = try context.int32(member.value)
             case "bearingAccuracy", "bearing_accuracy":
                 context.enter("bearing_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.bearingAccuracy = try context.double(member.value)
+                fields.bearingAccuracy = try context.double(member.value)
             case "headingAccuracy", "heading_accuracy":
                 context.enter("heading_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.headingAccuracy = try context.double(member.value)
+                fields.headingAccuracy = try context.double(member.value)
             case "altitude":
                 context.enter("altitude")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.altitude = try context.double(member.value)
+                fields.altitude = try context.double(member.value)
             case "verticalAccuracy", "vertical_accuracy":
                 context.enter("vertical_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.verticalAccuracy = try context.double(member.value)
+                fields.verticalAccuracy = try context.double(member.value)
             case "altitudeAccuracy", "altitude_accuracy":
                 context.enter("altitude_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.altitudeAccuracy = try context.double(member.value)
+                fields.altitudeAccuracy = try context.double(member.value)
             case "speedKmph", "speed_kmph":
                 context.enter("speed_kmph")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.speedKmph = try context.int32(member.value)
+                fields.speedKmph = try context.int32(member.value)
             case "speed":
                 context.enter("speed")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.speed = try context.double(member.value)
+                fields.speed = try context.double(member.value)
             case "speedAccuracy", "speed_accuracy":
                 context.enter("speed_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.speedAccuracy = try context.double(member.value)
+                fields.speedAccuracy = try context.double(member.value)
             case "updateTime", "update_time":
                 context.enter("update_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.updateTime = try Timestamp(json: member.value, context: &context)
+                fields.updateTime = try Timestamp(json: member.value, context: &context)
             case "serverTime", "server_time":
                 context.enter("server_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.serverTime = try Timestamp(json: member.value, context: &context)
+                fields.serverTime = try Timestamp(json: member.value, context: &context)
             case "locationSensor", "location_sensor":
                 context.enter("location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
-                    self.locationSensor = parsed
+                    fields.locationSensor = parsed
                 }
             case "isRoadSnapped", "is_road_snapped":
                 context.enter("is_road_snapped")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.isRoadSnapped = try context.bool(member.value)
+                fields.isRoadSnapped = try context.bool(member.value)
             case "isGpsSensorEnabled", "is_gps_sensor_enabled":
                 context.enter("is_gps_sensor_enabled")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.isGpsSensorEnabled = try context.bool(member.value)
+                fields.isGpsSensorEnabled = try context.bool(member.value)
             case "timeSinceUpdate", "time_since_update":
                 context.enter("time_since_update")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.timeSinceUpdate = try context.int32(member.value)
+                fields.timeSinceUpdate = try context.int32(member.value)
             case "numStaleUpdates", "num_stale_updates":
                 context.enter("num_stale_updates")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.numStaleUpdates = try context.int32(member.value)
+                fields.numStaleUpdates = try context.int32(member.value)
             case "rawLocation", "raw_location":
                 context.enter("raw_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.rawLocation = try LatLng(json: member.value, context: &context)
+                fields.rawLocation = try LatLng(json: member.value, context: &context)
             case "rawLocationTime", "raw_location_time":
                 context.enter("raw_location_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.rawLocationTime = try Timestamp(json: member.value, context: &context)
+                fields.rawLocationTime = try Timestamp(json: member.value, context: &context)
             case "rawLocationSensor", "raw_location_sensor":
                 context.enter("raw_location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
-                    self.rawLocationSensor = parsed
+                    fields.rawLocationSensor = parsed
                 }
             case "rawLocationAccuracy", "raw_location_accuracy":
                 context.enter("raw_location_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.rawLocationAccuracy = try context.double(member.value)
+                fields.rawLocationAccuracy = try context.double(member.value)
             case "flpLocation", "flp_location":
                 context.enter("flp_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.flpLocation = try LatLng(json: member.value, context: &context)
+                fields.flpLocation = try LatLng(json: member.value, context: &context)
             case "flpUpdateTime", "flp_update_time":
                 context.enter("flp_update_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.flpUpdateTime = try Timestamp(json: member.value, context: &context)
+                fields.flpUpdateTime = try Timestamp(json: member.value, context: &context)
             case "flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters":
                 context.enter("flp_latlng_accuracy_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.flpLatlngAccuracyMeters = try context.double(member.value)
+                fields.flpLatlngAccuracyMeters = try context.double(member.value)
             case "flpHeadingDegrees", "flp_heading_degrees":
                 context.enter("flp_heading_degrees")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.flpHeadingDegrees = try context.int32(member.value)
+                fields.flpHeadingDegrees = try context.int32(member.value)
             case "supplementalLocation", "supplemental_location":
                 context.enter("supplemental_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.supplementalLocation = try LatLng(json: member.value, context: &context)
+                fields.supplementalLocation = try LatLng(json: member.value, context: &context)
             case "supplementalLocationTime", "supplemental_location_time":
                 context.enter("supplemental_location_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.supplementalLocationTime = try Timestamp(json: member.value, context: &context)
+                fields.supplementalLocationTime = try Timestamp(json: member.value, context: &context)
             case "supplementalLocationSensor", "supplemental_location_sensor":
                 context.enter("supplemental_location_sensor")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
-                    self.supplementalLocationSensor = parsed
+                    fields.supplementalLocationSensor = parsed
                 }
             case "supplementalLocationAccuracy", "supplemental_location_accuracy":
                 context.enter("supplemental_location_accuracy")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.supplementalLocationAccuracy = try context.double(member.value)
+                fields.supplementalLocationAccuracy = try context.double(member.value)
             case "roadSnapped", "road_snapped":
                 context.enter("road_snapped")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.roadSnapped = try context.bool(member.value)
+                fields.roadSnapped = try context.bool(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
                 }
             }
         }
+        self.init(fields: fields)
     }
 }
 

@@ -305,44 +305,151 @@ public struct TerminalLocation: Sendable, Hashable {
 }
 
 /// A stop on a vehicle's route: a pickup, a dropoff or an intermediate destination of some trip.
-public struct TripWaypoint: Sendable, Hashable {
+public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.TripWaypoint"
 
     /// `location` (field 1).
-    public var location: TerminalLocation?
+    public var location: TerminalLocation? {
+        get { storage.fields.location }
+        set { uniqueStorage().fields.location = newValue }
+        _modify { yield &uniqueStorage().fields.location }
+    }
 
     /// `trip_id` (field 2).
-    public var tripID: String = ""
+    public var tripID: String {
+        get { storage.fields.tripID }
+        set { uniqueStorage().fields.tripID = newValue }
+        _modify { yield &uniqueStorage().fields.tripID }
+    }
 
     /// `waypoint_type` (field 3).
-    public var waypointType: WaypointType = WaypointType(rawValue: 0)
+    public var waypointType: WaypointType {
+        get { storage.fields.waypointType }
+        set { uniqueStorage().fields.waypointType = newValue }
+        _modify { yield &uniqueStorage().fields.waypointType }
+    }
 
     /// The path from the previous waypoint to this one (only the first remaining waypoint's path
     /// starts at the vehicle).
-    public var pathToWaypoint: [LatLng] = []
+    public var pathToWaypoint: [LatLng] {
+        get { storage.fields.pathToWaypoint }
+        set { uniqueStorage().fields.pathToWaypoint = newValue }
+        _modify { yield &uniqueStorage().fields.pathToWaypoint }
+    }
 
     /// The same path as an encoded polyline.
-    public var encodedPathToWaypoint: String = ""
+    public var encodedPathToWaypoint: String {
+        get { storage.fields.encodedPathToWaypoint }
+        set { uniqueStorage().fields.encodedPathToWaypoint = newValue }
+        _modify { yield &uniqueStorage().fields.encodedPathToWaypoint }
+    }
 
     /// `traffic_to_waypoint` (field 10).
-    public var trafficToWaypoint: ConsumableTrafficPolyline?
+    public var trafficToWaypoint: ConsumableTrafficPolyline? {
+        get { storage.fields.trafficToWaypoint }
+        set { uniqueStorage().fields.trafficToWaypoint = newValue }
+        _modify { yield &uniqueStorage().fields.trafficToWaypoint }
+    }
 
     /// `distance_meters` (field 6).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var distanceMeters: Int32?
+    public var distanceMeters: Int32? {
+        get { storage.fields.distanceMeters }
+        set { uniqueStorage().fields.distanceMeters = newValue }
+        _modify { yield &uniqueStorage().fields.distanceMeters }
+    }
 
     /// `eta` (field 7).
-    public var eta: Timestamp?
+    public var eta: Timestamp? {
+        get { storage.fields.eta }
+        set { uniqueStorage().fields.eta = newValue }
+        _modify { yield &uniqueStorage().fields.eta }
+    }
 
     /// `duration` (field 8).
-    public var duration: ProtobufDuration?
+    public var duration: ProtobufDuration? {
+        get { storage.fields.duration }
+        set { uniqueStorage().fields.duration = newValue }
+        _modify { yield &uniqueStorage().fields.duration }
+    }
 
     /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get { storage.fields.unknownFields }
+        set { uniqueStorage().fields.unknownFields = newValue }
+        _modify { yield &uniqueStorage().fields.unknownFields }
+    }
+
+    /// The message's fields, kept in `storage` so that copying a message copies one reference.
+    struct Fields: Sendable, Hashable {
+        /// `location` (field 1).
+        var location: TerminalLocation?
+
+        /// `trip_id` (field 2).
+        var tripID: String = ""
+
+        /// `waypoint_type` (field 3).
+        var waypointType: WaypointType = WaypointType(rawValue: 0)
+
+        /// The path from the previous waypoint to this one (only the first remaining waypoint's path
+        /// starts at the vehicle).
+        var pathToWaypoint: [LatLng] = []
+
+        /// The same path as an encoded polyline.
+        var encodedPathToWaypoint: String = ""
+
+        /// `traffic_to_waypoint` (field 10).
+        var trafficToWaypoint: ConsumableTrafficPolyline?
+
+        /// `distance_meters` (field 6).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var distanceMeters: Int32?
+
+        /// `eta` (field 7).
+        var eta: Timestamp?
+
+        /// `duration` (field 8).
+        var duration: ProtobufDuration?
+
+        /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
+        var unknownFields = UnknownFields()
+    }
+
+    /// Copy-on-write storage: shared between copies until one of them changes a field.
+    final class Storage: @unchecked Sendable {
+        // Never changed: every change goes to a unique copy first (see uniqueStorage).
+        static let empty = Storage(Fields())
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    var storage: Storage
 
     /// A message with every field at its default.
-    public init() {}
+    public init() { storage = Storage.empty }
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.fields)
+        }
+        return storage
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    public var debugDescription: String {
+        "TripWaypoint(" + String(describing: storage.fields).dropFirst("Fields(".count)
+    }
 }
 
 /// A key and a value describing a vehicle.
@@ -376,148 +483,451 @@ public struct VehicleAttribute: Sendable, Hashable {
 }
 
 /// Where a vehicle was, how it moved and how sure each reading is.
-public struct VehicleLocation: Sendable, Hashable {
+public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.VehicleLocation"
 
     /// `location` (field 1).
-    public var location: LatLng?
+    public var location: LatLng? {
+        get { storage.fields.location }
+        set { uniqueStorage().fields.location = newValue }
+        _modify { yield &uniqueStorage().fields.location }
+    }
 
     /// `horizontal_accuracy` (field 8).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var horizontalAccuracy: Double?
+    public var horizontalAccuracy: Double? {
+        get { storage.fields.horizontalAccuracy }
+        set { uniqueStorage().fields.horizontalAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.horizontalAccuracy }
+    }
 
     /// `latlng_accuracy` (field 22).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var latlngAccuracy: Double?
+    public var latlngAccuracy: Double? {
+        get { storage.fields.latlngAccuracy }
+        set { uniqueStorage().fields.latlngAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.latlngAccuracy }
+    }
 
     /// `heading` (field 2).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var heading: Int32?
+    public var heading: Int32? {
+        get { storage.fields.heading }
+        set { uniqueStorage().fields.heading = newValue }
+        _modify { yield &uniqueStorage().fields.heading }
+    }
 
     /// `bearing_accuracy` (field 10).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var bearingAccuracy: Double?
+    public var bearingAccuracy: Double? {
+        get { storage.fields.bearingAccuracy }
+        set { uniqueStorage().fields.bearingAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.bearingAccuracy }
+    }
 
     /// `heading_accuracy` (field 23).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var headingAccuracy: Double?
+    public var headingAccuracy: Double? {
+        get { storage.fields.headingAccuracy }
+        set { uniqueStorage().fields.headingAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.headingAccuracy }
+    }
 
     /// `altitude` (field 5).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var altitude: Double?
+    public var altitude: Double? {
+        get { storage.fields.altitude }
+        set { uniqueStorage().fields.altitude = newValue }
+        _modify { yield &uniqueStorage().fields.altitude }
+    }
 
     /// `vertical_accuracy` (field 9).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var verticalAccuracy: Double?
+    public var verticalAccuracy: Double? {
+        get { storage.fields.verticalAccuracy }
+        set { uniqueStorage().fields.verticalAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.verticalAccuracy }
+    }
 
     /// `altitude_accuracy` (field 24).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var altitudeAccuracy: Double?
+    public var altitudeAccuracy: Double? {
+        get { storage.fields.altitudeAccuracy }
+        set { uniqueStorage().fields.altitudeAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.altitudeAccuracy }
+    }
 
     /// `speed_kmph` (field 3).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var speedKmph: Int32?
+    public var speedKmph: Int32? {
+        get { storage.fields.speedKmph }
+        set { uniqueStorage().fields.speedKmph = newValue }
+        _modify { yield &uniqueStorage().fields.speedKmph }
+    }
 
     /// `speed` (field 6).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var speed: Double?
+    public var speed: Double? {
+        get { storage.fields.speed }
+        set { uniqueStorage().fields.speed = newValue }
+        _modify { yield &uniqueStorage().fields.speed }
+    }
 
     /// `speed_accuracy` (field 7).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var speedAccuracy: Double?
+    public var speedAccuracy: Double? {
+        get { storage.fields.speedAccuracy }
+        set { uniqueStorage().fields.speedAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.speedAccuracy }
+    }
 
     /// `update_time` (field 4).
-    public var updateTime: Timestamp?
+    public var updateTime: Timestamp? {
+        get { storage.fields.updateTime }
+        set { uniqueStorage().fields.updateTime = newValue }
+        _modify { yield &uniqueStorage().fields.updateTime }
+    }
 
     /// `server_time` (field 13).
-    public var serverTime: Timestamp?
+    public var serverTime: Timestamp? {
+        get { storage.fields.serverTime }
+        set { uniqueStorage().fields.serverTime = newValue }
+        _modify { yield &uniqueStorage().fields.serverTime }
+    }
 
     /// `location_sensor` (field 11).
-    public var locationSensor: LocationSensor = LocationSensor(rawValue: 0)
+    public var locationSensor: LocationSensor {
+        get { storage.fields.locationSensor }
+        set { uniqueStorage().fields.locationSensor = newValue }
+        _modify { yield &uniqueStorage().fields.locationSensor }
+    }
 
     /// `is_road_snapped` (field 27).
     ///
     /// Sent as a `google.protobuf.BoolValue`; nil when absent.
-    public var isRoadSnapped: Bool?
+    public var isRoadSnapped: Bool? {
+        get { storage.fields.isRoadSnapped }
+        set { uniqueStorage().fields.isRoadSnapped = newValue }
+        _modify { yield &uniqueStorage().fields.isRoadSnapped }
+    }
 
     /// `is_gps_sensor_enabled` (field 12).
     ///
     /// Sent as a `google.protobuf.BoolValue`; nil when absent.
-    public var isGpsSensorEnabled: Bool?
+    public var isGpsSensorEnabled: Bool? {
+        get { storage.fields.isGpsSensorEnabled }
+        set { uniqueStorage().fields.isGpsSensorEnabled = newValue }
+        _modify { yield &uniqueStorage().fields.isGpsSensorEnabled }
+    }
 
     /// `time_since_update` (field 14).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var timeSinceUpdate: Int32?
+    public var timeSinceUpdate: Int32? {
+        get { storage.fields.timeSinceUpdate }
+        set { uniqueStorage().fields.timeSinceUpdate = newValue }
+        _modify { yield &uniqueStorage().fields.timeSinceUpdate }
+    }
 
     /// `num_stale_updates` (field 15).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var numStaleUpdates: Int32?
+    public var numStaleUpdates: Int32? {
+        get { storage.fields.numStaleUpdates }
+        set { uniqueStorage().fields.numStaleUpdates = newValue }
+        _modify { yield &uniqueStorage().fields.numStaleUpdates }
+    }
 
     /// `raw_location` (field 16).
-    public var rawLocation: LatLng?
+    public var rawLocation: LatLng? {
+        get { storage.fields.rawLocation }
+        set { uniqueStorage().fields.rawLocation = newValue }
+        _modify { yield &uniqueStorage().fields.rawLocation }
+    }
 
     /// `raw_location_time` (field 17).
-    public var rawLocationTime: Timestamp?
+    public var rawLocationTime: Timestamp? {
+        get { storage.fields.rawLocationTime }
+        set { uniqueStorage().fields.rawLocationTime = newValue }
+        _modify { yield &uniqueStorage().fields.rawLocationTime }
+    }
 
     /// `raw_location_sensor` (field 28).
-    public var rawLocationSensor: LocationSensor = LocationSensor(rawValue: 0)
+    public var rawLocationSensor: LocationSensor {
+        get { storage.fields.rawLocationSensor }
+        set { uniqueStorage().fields.rawLocationSensor = newValue }
+        _modify { yield &uniqueStorage().fields.rawLocationSensor }
+    }
 
     /// `raw_location_accuracy` (field 25).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var rawLocationAccuracy: Double?
+    public var rawLocationAccuracy: Double? {
+        get { storage.fields.rawLocationAccuracy }
+        set { uniqueStorage().fields.rawLocationAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.rawLocationAccuracy }
+    }
 
     /// `flp_location` (field 29).
-    public var flpLocation: LatLng?
+    public var flpLocation: LatLng? {
+        get { storage.fields.flpLocation }
+        set { uniqueStorage().fields.flpLocation = newValue }
+        _modify { yield &uniqueStorage().fields.flpLocation }
+    }
 
     /// `flp_update_time` (field 30).
-    public var flpUpdateTime: Timestamp?
+    public var flpUpdateTime: Timestamp? {
+        get { storage.fields.flpUpdateTime }
+        set { uniqueStorage().fields.flpUpdateTime = newValue }
+        _modify { yield &uniqueStorage().fields.flpUpdateTime }
+    }
 
     /// `flp_latlng_accuracy_meters` (field 31).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var flpLatlngAccuracyMeters: Double?
+    public var flpLatlngAccuracyMeters: Double? {
+        get { storage.fields.flpLatlngAccuracyMeters }
+        set { uniqueStorage().fields.flpLatlngAccuracyMeters = newValue }
+        _modify { yield &uniqueStorage().fields.flpLatlngAccuracyMeters }
+    }
 
     /// `flp_heading_degrees` (field 32).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var flpHeadingDegrees: Int32?
+    public var flpHeadingDegrees: Int32? {
+        get { storage.fields.flpHeadingDegrees }
+        set { uniqueStorage().fields.flpHeadingDegrees = newValue }
+        _modify { yield &uniqueStorage().fields.flpHeadingDegrees }
+    }
 
     /// `supplemental_location` (field 18).
-    public var supplementalLocation: LatLng?
+    public var supplementalLocation: LatLng? {
+        get { storage.fields.supplementalLocation }
+        set { uniqueStorage().fields.supplementalLocation = newValue }
+        _modify { yield &uniqueStorage().fields.supplementalLocation }
+    }
 
     /// `supplemental_location_time` (field 19).
-    public var supplementalLocationTime: Timestamp?
+    public var supplementalLocationTime: Timestamp? {
+        get { storage.fields.supplementalLocationTime }
+        set { uniqueStorage().fields.supplementalLocationTime = newValue }
+        _modify { yield &uniqueStorage().fields.supplementalLocationTime }
+    }
 
     /// `supplemental_location_sensor` (field 20).
-    public var supplementalLocationSensor: LocationSensor = LocationSensor(rawValue: 0)
+    public var supplementalLocationSensor: LocationSensor {
+        get { storage.fields.supplementalLocationSensor }
+        set { uniqueStorage().fields.supplementalLocationSensor = newValue }
+        _modify { yield &uniqueStorage().fields.supplementalLocationSensor }
+    }
 
     /// `supplemental_location_accuracy` (field 21).
     ///
     /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
-    public var supplementalLocationAccuracy: Double?
+    public var supplementalLocationAccuracy: Double? {
+        get { storage.fields.supplementalLocationAccuracy }
+        set { uniqueStorage().fields.supplementalLocationAccuracy = newValue }
+        _modify { yield &uniqueStorage().fields.supplementalLocationAccuracy }
+    }
 
     /// `road_snapped` (field 26).
-    public var roadSnapped: Bool = false
+    public var roadSnapped: Bool {
+        get { storage.fields.roadSnapped }
+        set { uniqueStorage().fields.roadSnapped = newValue }
+        _modify { yield &uniqueStorage().fields.roadSnapped }
+    }
 
     /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get { storage.fields.unknownFields }
+        set { uniqueStorage().fields.unknownFields = newValue }
+        _modify { yield &uniqueStorage().fields.unknownFields }
+    }
+
+    /// The message's fields, kept in `storage` so that copying a message copies one reference.
+    struct Fields: Sendable, Hashable {
+        /// `location` (field 1).
+        var location: LatLng?
+
+        /// `horizontal_accuracy` (field 8).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var horizontalAccuracy: Double?
+
+        /// `latlng_accuracy` (field 22).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var latlngAccuracy: Double?
+
+        /// `heading` (field 2).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var heading: Int32?
+
+        /// `bearing_accuracy` (field 10).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var bearingAccuracy: Double?
+
+        /// `heading_accuracy` (field 23).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var headingAccuracy: Double?
+
+        /// `altitude` (field 5).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var altitude: Double?
+
+        /// `vertical_accuracy` (field 9).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var verticalAccuracy: Double?
+
+        /// `altitude_accuracy` (field 24).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var altitudeAccuracy: Double?
+
+        /// `speed_kmph` (field 3).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var speedKmph: Int32?
+
+        /// `speed` (field 6).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var speed: Double?
+
+        /// `speed_accuracy` (field 7).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var speedAccuracy: Double?
+
+        /// `update_time` (field 4).
+        var updateTime: Timestamp?
+
+        /// `server_time` (field 13).
+        var serverTime: Timestamp?
+
+        /// `location_sensor` (field 11).
+        var locationSensor: LocationSensor = LocationSensor(rawValue: 0)
+
+        /// `is_road_snapped` (field 27).
+        ///
+        /// Sent as a `google.protobuf.BoolValue`; nil when absent.
+        var isRoadSnapped: Bool?
+
+        /// `is_gps_sensor_enabled` (field 12).
+        ///
+        /// Sent as a `google.protobuf.BoolValue`; nil when absent.
+        var isGpsSensorEnabled: Bool?
+
+        /// `time_since_update` (field 14).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var timeSinceUpdate: Int32?
+
+        /// `num_stale_updates` (field 15).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var numStaleUpdates: Int32?
+
+        /// `raw_location` (field 16).
+        var rawLocation: LatLng?
+
+        /// `raw_location_time` (field 17).
+        var rawLocationTime: Timestamp?
+
+        /// `raw_location_sensor` (field 28).
+        var rawLocationSensor: LocationSensor = LocationSensor(rawValue: 0)
+
+        /// `raw_location_accuracy` (field 25).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var rawLocationAccuracy: Double?
+
+        /// `flp_location` (field 29).
+        var flpLocation: LatLng?
+
+        /// `flp_update_time` (field 30).
+        var flpUpdateTime: Timestamp?
+
+        /// `flp_latlng_accuracy_meters` (field 31).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var flpLatlngAccuracyMeters: Double?
+
+        /// `flp_heading_degrees` (field 32).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var flpHeadingDegrees: Int32?
+
+        /// `supplemental_location` (field 18).
+        var supplementalLocation: LatLng?
+
+        /// `supplemental_location_time` (field 19).
+        var supplementalLocationTime: Timestamp?
+
+        /// `supplemental_location_sensor` (field 20).
+        var supplementalLocationSensor: LocationSensor = LocationSensor(rawValue: 0)
+
+        /// `supplemental_location_accuracy` (field 21).
+        ///
+        /// Sent as a `google.protobuf.DoubleValue`; nil when absent.
+        var supplementalLocationAccuracy: Double?
+
+        /// `road_snapped` (field 26).
+        var roadSnapped: Bool = false
+
+        /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
+        var unknownFields = UnknownFields()
+    }
+
+    /// Copy-on-write storage: shared between copies until one of them changes a field.
+    final class Storage: @unchecked Sendable {
+        // Never changed: every change goes to a unique copy first (see uniqueStorage).
+        static let empty = Storage(Fields())
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    var storage: Storage
 
     /// A message with every field at its default.
-    public init() {}
+    public init() { storage = Storage.empty }
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.fields)
+        }
+        return storage
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    public var debugDescription: String {
+        "VehicleLocation(" + String(describing: storage.fields).dropFirst("Fields(".count)
+    }
 }
 
 /// A key and a value describing a trip.

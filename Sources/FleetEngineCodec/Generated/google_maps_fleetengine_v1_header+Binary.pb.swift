@@ -75,22 +75,23 @@ extension RequestHeader: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__RequestHeader>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        self.init()
-        self.languageCode = try context.string(c.pointee.language_code)
-        self.regionCode = try context.string(c.pointee.region_code)
-        self.sdkVersion = try context.string(c.pointee.sdk_version)
-        self.osVersion = try context.string(c.pointee.os_version)
-        self.deviceModel = try context.string(c.pointee.device_model)
-        self.sdkType = RequestHeader.SdkType(rawValue: Int32(truncatingIfNeeded: c.pointee.sdk_type.rawValue))
-        self.mapsSDKVersion = try context.string(c.pointee.maps_sdk_version)
-        self.navSDKVersion = try context.string(c.pointee.nav_sdk_version)
-        self.platform = RequestHeader.Platform(rawValue: Int32(truncatingIfNeeded: c.pointee.platform.rawValue))
-        self.manufacturer = try context.string(c.pointee.manufacturer)
-        self.androidAPILevel = c.pointee.android_api_level
-        self.traceID = try context.string(c.pointee.trace_id)
+        var fields = Fields()
+        fields.languageCode = try context.string(c.pointee.language_code)
+        fields.regionCode = try context.string(c.pointee.region_code)
+        fields.sdkVersion = try context.string(c.pointee.sdk_version)
+        fields.osVersion = try context.string(c.pointee.os_version)
+        fields.deviceModel = try context.string(c.pointee.device_model)
+        fields.sdkType = RequestHeader.SdkType(rawValue: Int32(truncatingIfNeeded: c.pointee.sdk_type.rawValue))
+        fields.mapsSDKVersion = try context.string(c.pointee.maps_sdk_version)
+        fields.navSDKVersion = try context.string(c.pointee.nav_sdk_version)
+        fields.platform = RequestHeader.Platform(rawValue: Int32(truncatingIfNeeded: c.pointee.platform.rawValue))
+        fields.manufacturer = try context.string(c.pointee.manufacturer)
+        fields.androidAPILevel = c.pointee.android_api_level
+        fields.traceID = try context.string(c.pointee.trace_id)
         if c.pointee.base.n_unknown_fields > 0 {
-            self.unknownFields = try context.unknownFields(c.pointee.base)
+            fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
+        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__RequestHeader>, arena: EncodeArena) {

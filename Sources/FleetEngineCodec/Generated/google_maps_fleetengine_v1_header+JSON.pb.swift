@@ -54,7 +54,7 @@ extension RequestHeader: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        self.init()
+        var fields = Fields()
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -62,71 +62,72 @@ extension RequestHeader: JSONCodableMessage {
                 context.enter("language_code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.languageCode = try context.string(member.value)
+                fields.languageCode = try context.string(member.value)
             case "regionCode", "region_code":
                 context.enter("region_code")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.regionCode = try context.string(member.value)
+                fields.regionCode = try context.string(member.value)
             case "sdkVersion", "sdk_version":
                 context.enter("sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.sdkVersion = try context.string(member.value)
+                fields.sdkVersion = try context.string(member.value)
             case "osVersion", "os_version":
                 context.enter("os_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.osVersion = try context.string(member.value)
+                fields.osVersion = try context.string(member.value)
             case "deviceModel", "device_model":
                 context.enter("device_model")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.deviceModel = try context.string(member.value)
+                fields.deviceModel = try context.string(member.value)
             case "sdkType", "sdk_type":
                 context.enter("sdk_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: RequestHeader.SdkType.self) {
-                    self.sdkType = parsed
+                    fields.sdkType = parsed
                 }
             case "mapsSdkVersion", "maps_sdk_version":
                 context.enter("maps_sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.mapsSDKVersion = try context.string(member.value)
+                fields.mapsSDKVersion = try context.string(member.value)
             case "navSdkVersion", "nav_sdk_version":
                 context.enter("nav_sdk_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.navSDKVersion = try context.string(member.value)
+                fields.navSDKVersion = try context.string(member.value)
             case "platform":
                 context.enter("platform")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: RequestHeader.Platform.self) {
-                    self.platform = parsed
+                    fields.platform = parsed
                 }
             case "manufacturer":
                 context.enter("manufacturer")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.manufacturer = try context.string(member.value)
+                fields.manufacturer = try context.string(member.value)
             case "androidApiLevel", "android_api_level":
                 context.enter("android_api_level")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.androidAPILevel = try context.int32(member.value)
+                fields.androidAPILevel = try context.int32(member.value)
             case "traceId", "trace_id":
                 context.enter("trace_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.traceID = try context.string(member.value)
+                fields.traceID = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
                 }
             }
         }
+        self.init(fields: fields)
     }
 }

@@ -2,50 +2,175 @@
 // Source: google/maps/fleetengine/v1/header.proto
 
 /// The `maps.fleetengine.v1.RequestHeader` message.
-public struct RequestHeader: Sendable, Hashable {
+public struct RequestHeader: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.RequestHeader"
 
     /// A BCP-47 language tag such as "en-US".
-    public var languageCode: String = ""
+    public var languageCode: String {
+        get { storage.fields.languageCode }
+        set { uniqueStorage().fields.languageCode = newValue }
+        _modify { yield &uniqueStorage().fields.languageCode }
+    }
 
     /// A CLDR region code such as "US".
-    public var regionCode: String = ""
+    public var regionCode: String {
+        get { storage.fields.regionCode }
+        set { uniqueStorage().fields.regionCode = newValue }
+        _modify { yield &uniqueStorage().fields.regionCode }
+    }
 
     /// `sdk_version` (field 3).
-    public var sdkVersion: String = ""
+    public var sdkVersion: String {
+        get { storage.fields.sdkVersion }
+        set { uniqueStorage().fields.sdkVersion = newValue }
+        _modify { yield &uniqueStorage().fields.sdkVersion }
+    }
 
     /// `os_version` (field 4).
-    public var osVersion: String = ""
+    public var osVersion: String {
+        get { storage.fields.osVersion }
+        set { uniqueStorage().fields.osVersion = newValue }
+        _modify { yield &uniqueStorage().fields.osVersion }
+    }
 
     /// `device_model` (field 5).
-    public var deviceModel: String = ""
+    public var deviceModel: String {
+        get { storage.fields.deviceModel }
+        set { uniqueStorage().fields.deviceModel = newValue }
+        _modify { yield &uniqueStorage().fields.deviceModel }
+    }
 
     /// `sdk_type` (field 6).
-    public var sdkType: RequestHeader.SdkType = RequestHeader.SdkType(rawValue: 0)
+    public var sdkType: RequestHeader.SdkType {
+        get { storage.fields.sdkType }
+        set { uniqueStorage().fields.sdkType = newValue }
+        _modify { yield &uniqueStorage().fields.sdkType }
+    }
 
     /// `maps_sdk_version` (field 7).
-    public var mapsSDKVersion: String = ""
+    public var mapsSDKVersion: String {
+        get { storage.fields.mapsSDKVersion }
+        set { uniqueStorage().fields.mapsSDKVersion = newValue }
+        _modify { yield &uniqueStorage().fields.mapsSDKVersion }
+    }
 
     /// `nav_sdk_version` (field 8).
-    public var navSDKVersion: String = ""
+    public var navSDKVersion: String {
+        get { storage.fields.navSDKVersion }
+        set { uniqueStorage().fields.navSDKVersion = newValue }
+        _modify { yield &uniqueStorage().fields.navSDKVersion }
+    }
 
     /// `platform` (field 9).
-    public var platform: RequestHeader.Platform = RequestHeader.Platform(rawValue: 0)
+    public var platform: RequestHeader.Platform {
+        get { storage.fields.platform }
+        set { uniqueStorage().fields.platform = newValue }
+        _modify { yield &uniqueStorage().fields.platform }
+    }
 
     /// `manufacturer` (field 10).
-    public var manufacturer: String = ""
+    public var manufacturer: String {
+        get { storage.fields.manufacturer }
+        set { uniqueStorage().fields.manufacturer = newValue }
+        _modify { yield &uniqueStorage().fields.manufacturer }
+    }
 
     /// `android_api_level` (field 11).
-    public var androidAPILevel: Int32 = 0
+    public var androidAPILevel: Int32 {
+        get { storage.fields.androidAPILevel }
+        set { uniqueStorage().fields.androidAPILevel = newValue }
+        _modify { yield &uniqueStorage().fields.androidAPILevel }
+    }
 
     /// An id for tracing the request through logs.
-    public var traceID: String = ""
+    public var traceID: String {
+        get { storage.fields.traceID }
+        set { uniqueStorage().fields.traceID = newValue }
+        _modify { yield &uniqueStorage().fields.traceID }
+    }
 
     /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get { storage.fields.unknownFields }
+        set { uniqueStorage().fields.unknownFields = newValue }
+        _modify { yield &uniqueStorage().fields.unknownFields }
+    }
+
+    /// The message's fields, kept in `storage` so that copying a message copies one reference.
+    struct Fields: Sendable, Hashable {
+        /// A BCP-47 language tag such as "en-US".
+        var languageCode: String = ""
+
+        /// A CLDR region code such as "US".
+        var regionCode: String = ""
+
+        /// `sdk_version` (field 3).
+        var sdkVersion: String = ""
+
+        /// `os_version` (field 4).
+        var osVersion: String = ""
+
+        /// `device_model` (field 5).
+        var deviceModel: String = ""
+
+        /// `sdk_type` (field 6).
+        var sdkType: RequestHeader.SdkType = RequestHeader.SdkType(rawValue: 0)
+
+        /// `maps_sdk_version` (field 7).
+        var mapsSDKVersion: String = ""
+
+        /// `nav_sdk_version` (field 8).
+        var navSDKVersion: String = ""
+
+        /// `platform` (field 9).
+        var platform: RequestHeader.Platform = RequestHeader.Platform(rawValue: 0)
+
+        /// `manufacturer` (field 10).
+        var manufacturer: String = ""
+
+        /// `android_api_level` (field 11).
+        var androidAPILevel: Int32 = 0
+
+        /// An id for tracing the request through logs.
+        var traceID: String = ""
+
+        /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
+        var unknownFields = UnknownFields()
+    }
+
+    /// Copy-on-write storage: shared between copies until one of them changes a field.
+    final class Storage: @unchecked Sendable {
+        // Never changed: every change goes to a unique copy first (see uniqueStorage).
+        static let empty = Storage(Fields())
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    var storage: Storage
 
     /// A message with every field at its default.
-    public init() {}
+    public init() { storage = Storage.empty }
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.fields)
+        }
+        return storage
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    public var debugDescription: String {
+        "RequestHeader(" + String(describing: storage.fields).dropFirst("Fields(".count)
+    }
 
     /// Which SDK sent the request.
     public struct SdkType: ProtobufEnum {

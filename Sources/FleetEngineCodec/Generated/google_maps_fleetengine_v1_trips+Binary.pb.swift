@@ -131,85 +131,87 @@ extension Trip: CBackedMessage {
     }
 
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__Trip>, context: inout CDecodeContext) throws(CodecError) {
-        self.init()
-        self.name = try context.string(c.pointee.name)
-        self.vehicleID = try context.string(c.pointee.vehicle_id)
-        self.tripStatus = TripStatus(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_status.rawValue))
-        self.tripType = TripType(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_type.rawValue))
+        var fields = Fields()
+        fields.name = try context.string(c.pointee.name)
+        fields.vehicleID = try context.string(c.pointee.vehicle_id)
+        fields.tripStatus = TripStatus(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_status.rawValue))
+        fields.tripType = TripType(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_type.rawValue))
         if let value = c.pointee.pickup_point {
-            self.pickupPoint = try TerminalLocation(cMessage: value, context: &context)
+            fields.pickupPoint = try TerminalLocation(cMessage: value, context: &context)
         }
         if let value = c.pointee.actual_pickup_point {
-            self.actualPickupPoint = try StopLocation(cMessage: value, context: &context)
+            fields.actualPickupPoint = try StopLocation(cMessage: value, context: &context)
         }
         if let value = c.pointee.actual_pickup_arrival_point {
-            self.actualPickupArrivalPoint = try StopLocation(cMessage: value, context: &context)
+            fields.actualPickupArrivalPoint = try StopLocation(cMessage: value, context: &context)
         }
         if let value = c.pointee.pickup_time {
-            self.pickupTime = try Timestamp(cMessage: value, context: &context)
+            fields.pickupTime = try Timestamp(cMessage: value, context: &context)
         }
-        self.intermediateDestinations = try context.messages(
+        fields.intermediateDestinations = try context.messages(
             c.pointee.intermediate_destinations, count: c.pointee.n_intermediate_destinations)
         if let value = c.pointee.intermediate_destinations_version {
-            self.intermediateDestinationsVersion = try Timestamp(cMessage: value, context: &context)
+            fields.intermediateDestinationsVersion = try Timestamp(cMessage: value, context: &context)
         }
-        self.intermediateDestinationIndex = c.pointee.intermediate_destination_index
-        self.actualIntermediateDestinationArrivalPoints = try context.messages(
+        fields.intermediateDestinationIndex = c.pointee.intermediate_destination_index
+        fields.actualIntermediateDestinationArrivalPoints = try context.messages(
             c.pointee.actual_intermediate_destination_arrival_points,
             count: c.pointee.n_actual_intermediate_destination_arrival_points)
-        self.actualIntermediateDestinations = try context.messages(
+        fields.actualIntermediateDestinations = try context.messages(
             c.pointee.actual_intermediate_destinations, count: c.pointee.n_actual_intermediate_destinations)
         if let value = c.pointee.dropoff_point {
-            self.dropoffPoint = try TerminalLocation(cMessage: value, context: &context)
+            fields.dropoffPoint = try TerminalLocation(cMessage: value, context: &context)
         }
         if let value = c.pointee.actual_dropoff_point {
-            self.actualDropoffPoint = try StopLocation(cMessage: value, context: &context)
+            fields.actualDropoffPoint = try StopLocation(cMessage: value, context: &context)
         }
         if let value = c.pointee.dropoff_time {
-            self.dropoffTime = try Timestamp(cMessage: value, context: &context)
+            fields.dropoffTime = try Timestamp(cMessage: value, context: &context)
         }
-        self.remainingWaypoints = try context.messages(
+        fields.remainingWaypoints = try context.messages(
             c.pointee.remaining_waypoints, count: c.pointee.n_remaining_waypoints)
-        self.vehicleWaypoints = try context.messages(c.pointee.vehicle_waypoints, count: c.pointee.n_vehicle_waypoints)
-        self.route = try context.messages(c.pointee.route, count: c.pointee.n_route)
-        self.currentRouteSegment = try context.string(c.pointee.current_route_segment)
+        fields.vehicleWaypoints = try context.messages(
+            c.pointee.vehicle_waypoints, count: c.pointee.n_vehicle_waypoints)
+        fields.route = try context.messages(c.pointee.route, count: c.pointee.n_route)
+        fields.currentRouteSegment = try context.string(c.pointee.current_route_segment)
         if let value = c.pointee.current_route_segment_version {
-            self.currentRouteSegmentVersion = try Timestamp(cMessage: value, context: &context)
+            fields.currentRouteSegmentVersion = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.current_route_segment_traffic {
-            self.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(cMessage: value, context: &context)
+            fields.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(cMessage: value, context: &context)
         }
         if let value = c.pointee.current_route_segment_traffic_version {
-            self.currentRouteSegmentTrafficVersion = try Timestamp(cMessage: value, context: &context)
+            fields.currentRouteSegmentTrafficVersion = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.current_route_segment_end_point {
-            self.currentRouteSegmentEndPoint = try TripWaypoint(cMessage: value, context: &context)
+            fields.currentRouteSegmentEndPoint = try TripWaypoint(cMessage: value, context: &context)
         }
         if let wrapper = c.pointee.remaining_distance_meters {
-            self.remainingDistanceMeters = wrapper.pointee.value
+            fields.remainingDistanceMeters = wrapper.pointee.value
         }
         if let value = c.pointee.eta_to_first_waypoint {
-            self.etaToFirstWaypoint = try Timestamp(cMessage: value, context: &context)
+            fields.etaToFirstWaypoint = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.remaining_time_to_first_waypoint {
-            self.remainingTimeToFirstWaypoint = try ProtobufDuration(cMessage: value, context: &context)
+            fields.remainingTimeToFirstWaypoint = try ProtobufDuration(cMessage: value, context: &context)
         }
         if let value = c.pointee.remaining_waypoints_version {
-            self.remainingWaypointsVersion = try Timestamp(cMessage: value, context: &context)
+            fields.remainingWaypointsVersion = try Timestamp(cMessage: value, context: &context)
         }
         if let value = c.pointee.remaining_waypoints_route_version {
-            self.remainingWaypointsRouteVersion = try Timestamp(cMessage: value, context: &context)
+            fields.remainingWaypointsRouteVersion = try Timestamp(cMessage: value, context: &context)
         }
-        self.numberOfPassengers = c.pointee.number_of_passengers
+        fields.numberOfPassengers = c.pointee.number_of_passengers
         if let value = c.pointee.last_location {
-            self.lastLocation = try VehicleLocation(cMessage: value, context: &context)
+            fields.lastLocation = try VehicleLocation(cMessage: value, context: &context)
         }
-        self.lastLocationSnappable = c.pointee.last_location_snappable != 0
-        self.view = TripView(rawValue: Int32(truncatingIfNeeded: c.pointee.view.rawValue))
-        self.attributes = try context.messages(c.pointee.attributes, count: c.pointee.n_attributes)
+        fields.lastLocationSnappable = c.pointee.last_location_snappable != 0
+        fields.view = TripView(rawValue: Int32(truncatingIfNeeded: c.pointee.view.rawValue))
+        fields.attributes = try context.messages(c.pointee.attributes, count: c.pointee.n_attributes)
         if c.pointee.base.n_unknown_fields > 0 {
-            self.unknownFields = try context.unknownFields(c.pointee.base)
+            fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
+        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__Trip>, arena: EncodeArena) {

@@ -177,7 +177,7 @@ extension Trip: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        self.init()
+        var fields = Fields()
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -185,46 +185,46 @@ extension Trip: JSONCodableMessage {
                 context.enter("name")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.name = try context.string(member.value)
+                fields.name = try context.string(member.value)
             case "vehicleId", "vehicle_id":
                 context.enter("vehicle_id")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.vehicleID = try context.string(member.value)
+                fields.vehicleID = try context.string(member.value)
             case "tripStatus", "trip_status":
                 context.enter("trip_status")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: TripStatus.self) {
-                    self.tripStatus = parsed
+                    fields.tripStatus = parsed
                 }
             case "tripType", "trip_type":
                 context.enter("trip_type")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: TripType.self) {
-                    self.tripType = parsed
+                    fields.tripType = parsed
                 }
             case "pickupPoint", "pickup_point":
                 context.enter("pickup_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.pickupPoint = try TerminalLocation(json: member.value, context: &context)
+                fields.pickupPoint = try TerminalLocation(json: member.value, context: &context)
             case "actualPickupPoint", "actual_pickup_point":
                 context.enter("actual_pickup_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.actualPickupPoint = try StopLocation(json: member.value, context: &context)
+                fields.actualPickupPoint = try StopLocation(json: member.value, context: &context)
             case "actualPickupArrivalPoint", "actual_pickup_arrival_point":
                 context.enter("actual_pickup_arrival_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.actualPickupArrivalPoint = try StopLocation(json: member.value, context: &context)
+                fields.actualPickupArrivalPoint = try StopLocation(json: member.value, context: &context)
             case "pickupTime", "pickup_time":
                 context.enter("pickup_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.pickupTime = try Timestamp(json: member.value, context: &context)
+                fields.pickupTime = try Timestamp(json: member.value, context: &context)
             case "intermediateDestinations", "intermediate_destinations":
                 context.enter("intermediate_destinations")
                 defer { context.leave() }
@@ -233,18 +233,18 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.intermediateDestinations.append(try TerminalLocation(json: element, context: &context))
+                    fields.intermediateDestinations.append(try TerminalLocation(json: element, context: &context))
                 }
             case "intermediateDestinationsVersion", "intermediate_destinations_version":
                 context.enter("intermediate_destinations_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.intermediateDestinationsVersion = try Timestamp(json: member.value, context: &context)
+                fields.intermediateDestinationsVersion = try Timestamp(json: member.value, context: &context)
             case "intermediateDestinationIndex", "intermediate_destination_index":
                 context.enter("intermediate_destination_index")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.intermediateDestinationIndex = try context.int32(member.value)
+                fields.intermediateDestinationIndex = try context.int32(member.value)
             case "actualIntermediateDestinationArrivalPoints", "actual_intermediate_destination_arrival_points":
                 context.enter("actual_intermediate_destination_arrival_points")
                 defer { context.leave() }
@@ -253,7 +253,7 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.actualIntermediateDestinationArrivalPoints.append(
+                    fields.actualIntermediateDestinationArrivalPoints.append(
                         try StopLocation(json: element, context: &context))
                 }
             case "actualIntermediateDestinations", "actual_intermediate_destinations":
@@ -264,23 +264,23 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.actualIntermediateDestinations.append(try StopLocation(json: element, context: &context))
+                    fields.actualIntermediateDestinations.append(try StopLocation(json: element, context: &context))
                 }
             case "dropoffPoint", "dropoff_point":
                 context.enter("dropoff_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.dropoffPoint = try TerminalLocation(json: member.value, context: &context)
+                fields.dropoffPoint = try TerminalLocation(json: member.value, context: &context)
             case "actualDropoffPoint", "actual_dropoff_point":
                 context.enter("actual_dropoff_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.actualDropoffPoint = try StopLocation(json: member.value, context: &context)
+                fields.actualDropoffPoint = try StopLocation(json: member.value, context: &context)
             case "dropoffTime", "dropoff_time":
                 context.enter("dropoff_time")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.dropoffTime = try Timestamp(json: member.value, context: &context)
+                fields.dropoffTime = try Timestamp(json: member.value, context: &context)
             case "remainingWaypoints", "remaining_waypoints":
                 context.enter("remaining_waypoints")
                 defer { context.leave() }
@@ -289,7 +289,7 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.remainingWaypoints.append(try TripWaypoint(json: element, context: &context))
+                    fields.remainingWaypoints.append(try TripWaypoint(json: element, context: &context))
                 }
             case "vehicleWaypoints", "vehicle_waypoints":
                 context.enter("vehicle_waypoints")
@@ -299,7 +299,7 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.vehicleWaypoints.append(try TripWaypoint(json: element, context: &context))
+                    fields.vehicleWaypoints.append(try TripWaypoint(json: element, context: &context))
                 }
             case "route":
                 context.enter("route")
@@ -309,79 +309,79 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.route.append(try LatLng(json: element, context: &context))
+                    fields.route.append(try LatLng(json: element, context: &context))
                 }
             case "currentRouteSegment", "current_route_segment":
                 context.enter("current_route_segment")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.currentRouteSegment = try context.string(member.value)
+                fields.currentRouteSegment = try context.string(member.value)
             case "currentRouteSegmentVersion", "current_route_segment_version":
                 context.enter("current_route_segment_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
+                fields.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
             case "currentRouteSegmentTraffic", "current_route_segment_traffic":
                 context.enter("current_route_segment_traffic")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(json: member.value, context: &context)
+                fields.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(json: member.value, context: &context)
             case "currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version":
                 context.enter("current_route_segment_traffic_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
+                fields.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
             case "currentRouteSegmentEndPoint", "current_route_segment_end_point":
                 context.enter("current_route_segment_end_point")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.currentRouteSegmentEndPoint = try TripWaypoint(json: member.value, context: &context)
+                fields.currentRouteSegmentEndPoint = try TripWaypoint(json: member.value, context: &context)
             case "remainingDistanceMeters", "remaining_distance_meters":
                 context.enter("remaining_distance_meters")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.remainingDistanceMeters = try context.int32(member.value)
+                fields.remainingDistanceMeters = try context.int32(member.value)
             case "etaToFirstWaypoint", "eta_to_first_waypoint":
                 context.enter("eta_to_first_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.etaToFirstWaypoint = try Timestamp(json: member.value, context: &context)
+                fields.etaToFirstWaypoint = try Timestamp(json: member.value, context: &context)
             case "remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint":
                 context.enter("remaining_time_to_first_waypoint")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.remainingTimeToFirstWaypoint = try ProtobufDuration(json: member.value, context: &context)
+                fields.remainingTimeToFirstWaypoint = try ProtobufDuration(json: member.value, context: &context)
             case "remainingWaypointsVersion", "remaining_waypoints_version":
                 context.enter("remaining_waypoints_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
+                fields.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
             case "remainingWaypointsRouteVersion", "remaining_waypoints_route_version":
                 context.enter("remaining_waypoints_route_version")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
+                fields.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
             case "numberOfPassengers", "number_of_passengers":
                 context.enter("number_of_passengers")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.numberOfPassengers = try context.int32(member.value)
+                fields.numberOfPassengers = try context.int32(member.value)
             case "lastLocation", "last_location":
                 context.enter("last_location")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.lastLocation = try VehicleLocation(json: member.value, context: &context)
+                fields.lastLocation = try VehicleLocation(json: member.value, context: &context)
             case "lastLocationSnappable", "last_location_snappable":
                 context.enter("last_location_snappable")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
-                self.lastLocationSnappable = try context.bool(member.value)
+                fields.lastLocationSnappable = try context.bool(member.value)
             case "view":
                 context.enter("view")
                 defer { context.leave() }
                 if context.isNull(member.value) { continue }
                 if let parsed = try context.enumValue(member.value, as: TripView.self) {
-                    self.view = parsed
+                    fields.view = parsed
                 }
             case "attributes":
                 context.enter("attributes")
@@ -391,7 +391,7 @@ extension Trip: JSONCodableMessage {
                     context.enter("[\(index)]")
                     defer { context.leave() }
                     try context.rejectNull(element)
-                    self.attributes.append(try TripAttribute(json: element, context: &context))
+                    fields.attributes.append(try TripAttribute(json: element, context: &context))
                 }
             default:
                 if !context.options.ignoringUnknownFields {
@@ -399,6 +399,7 @@ extension Trip: JSONCodableMessage {
                 }
             }
         }
+        self.init(fields: fields)
     }
 }
 

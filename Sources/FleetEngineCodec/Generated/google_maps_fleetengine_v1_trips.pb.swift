@@ -170,118 +170,399 @@ public struct TripView: ProtobufEnum {
 }
 
 /// The `maps.fleetengine.v1.Trip` message.
-public struct Trip: Sendable, Hashable {
+public struct Trip: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.Trip"
 
     /// "providers/{provider_id}/trips/{trip_id}".
-    public var name: String = ""
+    public var name: String {
+        get { storage.fields.name }
+        set { uniqueStorage().fields.name = newValue }
+        _modify { yield &uniqueStorage().fields.name }
+    }
 
     /// `vehicle_id` (field 2).
-    public var vehicleID: String = ""
+    public var vehicleID: String {
+        get { storage.fields.vehicleID }
+        set { uniqueStorage().fields.vehicleID = newValue }
+        _modify { yield &uniqueStorage().fields.vehicleID }
+    }
 
     /// `trip_status` (field 3).
-    public var tripStatus: TripStatus = TripStatus(rawValue: 0)
+    public var tripStatus: TripStatus {
+        get { storage.fields.tripStatus }
+        set { uniqueStorage().fields.tripStatus = newValue }
+        _modify { yield &uniqueStorage().fields.tripStatus }
+    }
 
     /// `trip_type` (field 4).
-    public var tripType: TripType = TripType(rawValue: 0)
+    public var tripType: TripType {
+        get { storage.fields.tripType }
+        set { uniqueStorage().fields.tripType = newValue }
+        _modify { yield &uniqueStorage().fields.tripType }
+    }
 
     /// `pickup_point` (field 5).
-    public var pickupPoint: TerminalLocation?
+    public var pickupPoint: TerminalLocation? {
+        get { storage.fields.pickupPoint }
+        set { uniqueStorage().fields.pickupPoint = newValue }
+        _modify { yield &uniqueStorage().fields.pickupPoint }
+    }
 
     /// `actual_pickup_point` (field 22).
-    public var actualPickupPoint: StopLocation?
+    public var actualPickupPoint: StopLocation? {
+        get { storage.fields.actualPickupPoint }
+        set { uniqueStorage().fields.actualPickupPoint = newValue }
+        _modify { yield &uniqueStorage().fields.actualPickupPoint }
+    }
 
     /// `actual_pickup_arrival_point` (field 32).
-    public var actualPickupArrivalPoint: StopLocation?
+    public var actualPickupArrivalPoint: StopLocation? {
+        get { storage.fields.actualPickupArrivalPoint }
+        set { uniqueStorage().fields.actualPickupArrivalPoint = newValue }
+        _modify { yield &uniqueStorage().fields.actualPickupArrivalPoint }
+    }
 
     /// `pickup_time` (field 6).
-    public var pickupTime: Timestamp?
+    public var pickupTime: Timestamp? {
+        get { storage.fields.pickupTime }
+        set { uniqueStorage().fields.pickupTime = newValue }
+        _modify { yield &uniqueStorage().fields.pickupTime }
+    }
 
     /// `intermediate_destinations` (field 14).
-    public var intermediateDestinations: [TerminalLocation] = []
+    public var intermediateDestinations: [TerminalLocation] {
+        get { storage.fields.intermediateDestinations }
+        set { uniqueStorage().fields.intermediateDestinations = newValue }
+        _modify { yield &uniqueStorage().fields.intermediateDestinations }
+    }
 
     /// `intermediate_destinations_version` (field 25).
-    public var intermediateDestinationsVersion: Timestamp?
+    public var intermediateDestinationsVersion: Timestamp? {
+        get { storage.fields.intermediateDestinationsVersion }
+        set { uniqueStorage().fields.intermediateDestinationsVersion = newValue }
+        _modify { yield &uniqueStorage().fields.intermediateDestinationsVersion }
+    }
 
     /// `intermediate_destination_index` (field 15).
-    public var intermediateDestinationIndex: Int32 = 0
+    public var intermediateDestinationIndex: Int32 {
+        get { storage.fields.intermediateDestinationIndex }
+        set { uniqueStorage().fields.intermediateDestinationIndex = newValue }
+        _modify { yield &uniqueStorage().fields.intermediateDestinationIndex }
+    }
 
     /// `actual_intermediate_destination_arrival_points` (field 33).
-    public var actualIntermediateDestinationArrivalPoints: [StopLocation] = []
+    public var actualIntermediateDestinationArrivalPoints: [StopLocation] {
+        get { storage.fields.actualIntermediateDestinationArrivalPoints }
+        set { uniqueStorage().fields.actualIntermediateDestinationArrivalPoints = newValue }
+        _modify { yield &uniqueStorage().fields.actualIntermediateDestinationArrivalPoints }
+    }
 
     /// `actual_intermediate_destinations` (field 34).
-    public var actualIntermediateDestinations: [StopLocation] = []
+    public var actualIntermediateDestinations: [StopLocation] {
+        get { storage.fields.actualIntermediateDestinations }
+        set { uniqueStorage().fields.actualIntermediateDestinations = newValue }
+        _modify { yield &uniqueStorage().fields.actualIntermediateDestinations }
+    }
 
     /// `dropoff_point` (field 7).
-    public var dropoffPoint: TerminalLocation?
+    public var dropoffPoint: TerminalLocation? {
+        get { storage.fields.dropoffPoint }
+        set { uniqueStorage().fields.dropoffPoint = newValue }
+        _modify { yield &uniqueStorage().fields.dropoffPoint }
+    }
 
     /// `actual_dropoff_point` (field 23).
-    public var actualDropoffPoint: StopLocation?
+    public var actualDropoffPoint: StopLocation? {
+        get { storage.fields.actualDropoffPoint }
+        set { uniqueStorage().fields.actualDropoffPoint = newValue }
+        _modify { yield &uniqueStorage().fields.actualDropoffPoint }
+    }
 
     /// `dropoff_time` (field 8).
-    public var dropoffTime: Timestamp?
+    public var dropoffTime: Timestamp? {
+        get { storage.fields.dropoffTime }
+        set { uniqueStorage().fields.dropoffTime = newValue }
+        _modify { yield &uniqueStorage().fields.dropoffTime }
+    }
 
     /// Every waypoint of the vehicle from where it is to this trip's dropoff.
-    public var remainingWaypoints: [TripWaypoint] = []
+    public var remainingWaypoints: [TripWaypoint] {
+        get { storage.fields.remainingWaypoints }
+        set { uniqueStorage().fields.remainingWaypoints = newValue }
+        _modify { yield &uniqueStorage().fields.remainingWaypoints }
+    }
 
     /// `vehicle_waypoints` (field 20).
-    public var vehicleWaypoints: [TripWaypoint] = []
+    public var vehicleWaypoints: [TripWaypoint] {
+        get { storage.fields.vehicleWaypoints }
+        set { uniqueStorage().fields.vehicleWaypoints = newValue }
+        _modify { yield &uniqueStorage().fields.vehicleWaypoints }
+    }
 
     /// The path the vehicle is expected to take to the first remaining waypoint.
-    public var route: [LatLng] = []
+    public var route: [LatLng] {
+        get { storage.fields.route }
+        set { uniqueStorage().fields.route = newValue }
+        _modify { yield &uniqueStorage().fields.route }
+    }
 
     /// The same path, encoded (an S2 polyline, base64; see the trip-following layer).
-    public var currentRouteSegment: String = ""
+    public var currentRouteSegment: String {
+        get { storage.fields.currentRouteSegment }
+        set { uniqueStorage().fields.currentRouteSegment = newValue }
+        _modify { yield &uniqueStorage().fields.currentRouteSegment }
+    }
 
     /// When the route last changed; echoing it back in GetTripRequest leaves the route out.
-    public var currentRouteSegmentVersion: Timestamp?
+    public var currentRouteSegmentVersion: Timestamp? {
+        get { storage.fields.currentRouteSegmentVersion }
+        set { uniqueStorage().fields.currentRouteSegmentVersion = newValue }
+        _modify { yield &uniqueStorage().fields.currentRouteSegmentVersion }
+    }
 
     /// `current_route_segment_traffic` (field 28).
-    public var currentRouteSegmentTraffic: ConsumableTrafficPolyline?
+    public var currentRouteSegmentTraffic: ConsumableTrafficPolyline? {
+        get { storage.fields.currentRouteSegmentTraffic }
+        set { uniqueStorage().fields.currentRouteSegmentTraffic = newValue }
+        _modify { yield &uniqueStorage().fields.currentRouteSegmentTraffic }
+    }
 
     /// `current_route_segment_traffic_version` (field 30).
-    public var currentRouteSegmentTrafficVersion: Timestamp?
+    public var currentRouteSegmentTrafficVersion: Timestamp? {
+        get { storage.fields.currentRouteSegmentTrafficVersion }
+        set { uniqueStorage().fields.currentRouteSegmentTrafficVersion = newValue }
+        _modify { yield &uniqueStorage().fields.currentRouteSegmentTrafficVersion }
+    }
 
     /// `current_route_segment_end_point` (field 24).
-    public var currentRouteSegmentEndPoint: TripWaypoint?
+    public var currentRouteSegmentEndPoint: TripWaypoint? {
+        get { storage.fields.currentRouteSegmentEndPoint }
+        set { uniqueStorage().fields.currentRouteSegmentEndPoint = newValue }
+        _modify { yield &uniqueStorage().fields.currentRouteSegmentEndPoint }
+    }
 
     /// `remaining_distance_meters` (field 12).
     ///
     /// Sent as a `google.protobuf.Int32Value`; nil when absent.
-    public var remainingDistanceMeters: Int32?
+    public var remainingDistanceMeters: Int32? {
+        get { storage.fields.remainingDistanceMeters }
+        set { uniqueStorage().fields.remainingDistanceMeters = newValue }
+        _modify { yield &uniqueStorage().fields.remainingDistanceMeters }
+    }
 
     /// `eta_to_first_waypoint` (field 13).
-    public var etaToFirstWaypoint: Timestamp?
+    public var etaToFirstWaypoint: Timestamp? {
+        get { storage.fields.etaToFirstWaypoint }
+        set { uniqueStorage().fields.etaToFirstWaypoint = newValue }
+        _modify { yield &uniqueStorage().fields.etaToFirstWaypoint }
+    }
 
     /// `remaining_time_to_first_waypoint` (field 27).
-    public var remainingTimeToFirstWaypoint: ProtobufDuration?
+    public var remainingTimeToFirstWaypoint: ProtobufDuration? {
+        get { storage.fields.remainingTimeToFirstWaypoint }
+        set { uniqueStorage().fields.remainingTimeToFirstWaypoint = newValue }
+        _modify { yield &uniqueStorage().fields.remainingTimeToFirstWaypoint }
+    }
 
     /// `remaining_waypoints_version` (field 19).
-    public var remainingWaypointsVersion: Timestamp?
+    public var remainingWaypointsVersion: Timestamp? {
+        get { storage.fields.remainingWaypointsVersion }
+        set { uniqueStorage().fields.remainingWaypointsVersion = newValue }
+        _modify { yield &uniqueStorage().fields.remainingWaypointsVersion }
+    }
 
     /// `remaining_waypoints_route_version` (field 29).
-    public var remainingWaypointsRouteVersion: Timestamp?
+    public var remainingWaypointsRouteVersion: Timestamp? {
+        get { storage.fields.remainingWaypointsRouteVersion }
+        set { uniqueStorage().fields.remainingWaypointsRouteVersion = newValue }
+        _modify { yield &uniqueStorage().fields.remainingWaypointsRouteVersion }
+    }
 
     /// `number_of_passengers` (field 10).
-    public var numberOfPassengers: Int32 = 0
+    public var numberOfPassengers: Int32 {
+        get { storage.fields.numberOfPassengers }
+        set { uniqueStorage().fields.numberOfPassengers = newValue }
+        _modify { yield &uniqueStorage().fields.numberOfPassengers }
+    }
 
     /// `last_location` (field 11).
-    public var lastLocation: VehicleLocation?
+    public var lastLocation: VehicleLocation? {
+        get { storage.fields.lastLocation }
+        set { uniqueStorage().fields.lastLocation = newValue }
+        _modify { yield &uniqueStorage().fields.lastLocation }
+    }
 
     /// `last_location_snappable` (field 26).
-    public var lastLocationSnappable: Bool = false
+    public var lastLocationSnappable: Bool {
+        get { storage.fields.lastLocationSnappable }
+        set { uniqueStorage().fields.lastLocationSnappable = newValue }
+        _modify { yield &uniqueStorage().fields.lastLocationSnappable }
+    }
 
     /// `view` (field 31).
-    public var view: TripView = TripView(rawValue: 0)
+    public var view: TripView {
+        get { storage.fields.view }
+        set { uniqueStorage().fields.view = newValue }
+        _modify { yield &uniqueStorage().fields.view }
+    }
 
     /// `attributes` (field 35).
-    public var attributes: [TripAttribute] = []
+    public var attributes: [TripAttribute] {
+        get { storage.fields.attributes }
+        set { uniqueStorage().fields.attributes = newValue }
+        _modify { yield &uniqueStorage().fields.attributes }
+    }
 
     /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get { storage.fields.unknownFields }
+        set { uniqueStorage().fields.unknownFields = newValue }
+        _modify { yield &uniqueStorage().fields.unknownFields }
+    }
+
+    /// The message's fields, kept in `storage` so that copying a message copies one reference.
+    struct Fields: Sendable, Hashable {
+        /// "providers/{provider_id}/trips/{trip_id}".
+        var name: String = ""
+
+        /// `vehicle_id` (field 2).
+        var vehicleID: String = ""
+
+        /// `trip_status` (field 3).
+        var tripStatus: TripStatus = TripStatus(rawValue: 0)
+
+        /// `trip_type` (field 4).
+        var tripType: TripType = TripType(rawValue: 0)
+
+        /// `pickup_point` (field 5).
+        var pickupPoint: TerminalLocation?
+
+        /// `actual_pickup_point` (field 22).
+        var actualPickupPoint: StopLocation?
+
+        /// `actual_pickup_arrival_point` (field 32).
+        var actualPickupArrivalPoint: StopLocation?
+
+        /// `pickup_time` (field 6).
+        var pickupTime: Timestamp?
+
+        /// `intermediate_destinations` (field 14).
+        var intermediateDestinations: [TerminalLocation] = []
+
+        /// `intermediate_destinations_version` (field 25).
+        var intermediateDestinationsVersion: Timestamp?
+
+        /// `intermediate_destination_index` (field 15).
+        var intermediateDestinationIndex: Int32 = 0
+
+        /// `actual_intermediate_destination_arrival_points` (field 33).
+        var actualIntermediateDestinationArrivalPoints: [StopLocation] = []
+
+        /// `actual_intermediate_destinations` (field 34).
+        var actualIntermediateDestinations: [StopLocation] = []
+
+        /// `dropoff_point` (field 7).
+        var dropoffPoint: TerminalLocation?
+
+        /// `actual_dropoff_point` (field 23).
+        var actualDropoffPoint: StopLocation?
+
+        /// `dropoff_time` (field 8).
+        var dropoffTime: Timestamp?
+
+        /// Every waypoint of the vehicle from where it is to this trip's dropoff.
+        var remainingWaypoints: [TripWaypoint] = []
+
+        /// `vehicle_waypoints` (field 20).
+        var vehicleWaypoints: [TripWaypoint] = []
+
+        /// The path the vehicle is expected to take to the first remaining waypoint.
+        var route: [LatLng] = []
+
+        /// The same path, encoded (an S2 polyline, base64; see the trip-following layer).
+        var currentRouteSegment: String = ""
+
+        /// When the route last changed; echoing it back in GetTripRequest leaves the route out.
+        var currentRouteSegmentVersion: Timestamp?
+
+        /// `current_route_segment_traffic` (field 28).
+        var currentRouteSegmentTraffic: ConsumableTrafficPolyline?
+
+        /// `current_route_segment_traffic_version` (field 30).
+        var currentRouteSegmentTrafficVersion: Timestamp?
+
+        /// `current_route_segment_end_point` (field 24).
+        var currentRouteSegmentEndPoint: TripWaypoint?
+
+        /// `remaining_distance_meters` (field 12).
+        ///
+        /// Sent as a `google.protobuf.Int32Value`; nil when absent.
+        var remainingDistanceMeters: Int32?
+
+        /// `eta_to_first_waypoint` (field 13).
+        var etaToFirstWaypoint: Timestamp?
+
+        /// `remaining_time_to_first_waypoint` (field 27).
+        var remainingTimeToFirstWaypoint: ProtobufDuration?
+
+        /// `remaining_waypoints_version` (field 19).
+        var remainingWaypointsVersion: Timestamp?
+
+        /// `remaining_waypoints_route_version` (field 29).
+        var remainingWaypointsRouteVersion: Timestamp?
+
+        /// `number_of_passengers` (field 10).
+        var numberOfPassengers: Int32 = 0
+
+        /// `last_location` (field 11).
+        var lastLocation: VehicleLocation?
+
+        /// `last_location_snappable` (field 26).
+        var lastLocationSnappable: Bool = false
+
+        /// `view` (field 31).
+        var view: TripView = TripView(rawValue: 0)
+
+        /// `attributes` (field 35).
+        var attributes: [TripAttribute] = []
+
+        /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
+        var unknownFields = UnknownFields()
+    }
+
+    /// Copy-on-write storage: shared between copies until one of them changes a field.
+    final class Storage: @unchecked Sendable {
+        // Never changed: every change goes to a unique copy first (see uniqueStorage).
+        static let empty = Storage(Fields())
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    var storage: Storage
 
     /// A message with every field at its default.
-    public init() {}
+    public init() { storage = Storage.empty }
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.fields)
+        }
+        return storage
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    public var debugDescription: String {
+        "Trip(" + String(describing: storage.fields).dropFirst("Fields(".count)
+    }
 }
 
 /// Where and when a stop actually happened.

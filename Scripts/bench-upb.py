@@ -2,7 +2,7 @@
 """Times Google's upb parser and serializer on the benchmark fixtures, for BENCHMARKS.md.
 
     python3 Scripts/bench-upb.py                 # every case, 2 s of samples per operation
-    python3 Scripts/bench-upb.py --seconds 5
+    python3 Scripts/bench-upb.py --seconds 5 --case typical --case large
 
 upb is the C parser inside Python's `protobuf` package (protobuf 4.21 and later); it is the fastest
 widely used protobuf runtime, so it shows where a C parser's floor is. Each case's bytes are the
@@ -53,6 +53,12 @@ def per_op_microseconds(operation, seconds: float) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time spent sampling each operation")
+    parser.add_argument(
+        "--case",
+        action="append",
+        choices=[label for label, _, _ in CASES],
+        help="measure only this fixture (repeatable; default: all)",
+    )
     arguments = parser.parse_args()
 
     backend = api_implementation.Type()
@@ -64,6 +70,8 @@ def main() -> int:
     print("| case | bytes | operation | median µs/op | p90 µs/op |")
     print("| --- | ---: | --- | ---: | ---: |")
     for label, case, message_class in CASES:
+        if arguments.case and label not in arguments.case:
+            continue
         data = (GOLDEN / f"{case}.bin").read_bytes()
         message = message_class.FromString(data)
         # The same check the Swift benchmarks make: the parse reads the whole message.

@@ -84,6 +84,13 @@ def with_protobuf_c_options(fds):
                 field.options.MergeFromString(STRING_AS_BYTES)
             if field.label == descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED and field.type not in packable:
                 field.options.packed = True
+            if field.type == descriptor_pb2.FieldDescriptorProto.TYPE_BOOL:
+                field.type = descriptor_pb2.FieldDescriptorProto.TYPE_UINT64
+            singular = field.label == descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL
+            if singular and field.type == descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE and not field.HasField(
+                "oneof_index"
+            ):
+                field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
         for nested in message.nested_type:
             mark(nested)
 

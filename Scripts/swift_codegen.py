@@ -605,11 +605,11 @@ def write_decode(w, message, registry):
               (field.swift, field.c, decode_scalar(field, "$0")), 3)
             w("}", 2)
         elif field.is_wrapper:
-            w("if let wrapper = %s {" % src, 2)
+            w("if let wrapper = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
             w(T + "%s = %s" % (field.swift, decode_scalar(field, "wrapper.pointee.value", WRAPPERS[field.type_name])), 3)
             w("}", 2)
         elif field.is_message:
-            w("if let value = %s {" % src, 2)
+            w("if let value = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
             w(T + "%s = try %s(cMessage: value, context: &context)" % (field.swift, field.element_swift()), 3)
             w("}", 2)
         elif field.synthetic_optional:
@@ -689,11 +689,13 @@ def write_encode(w, message, registry):
             w("wrapper.pointee.has_value = 1", 4)
             w("wrapper.pointee.value = %s" % encode_scalar(field, "value", WRAPPERS[field.type_name]), 4)
             w("}", 3)
-            w("%s = wrapper" % dst, 3)
+            w("c.pointee.n_%s = 1" % field.c, 3)
+            w("%s = arena.single(wrapper)" % dst, 3)
             w("}", 2)
         elif field.is_message:
             w("if let value = %s {" % field.swift, 2)
-            w("%s = arena.message(value)" % dst, 3)
+            w("c.pointee.n_%s = 1" % field.c, 3)
+            w("%s = arena.single(arena.message(value))" % dst, 3)
             w("}", 2)
         elif field.synthetic_optional:
             w("if let value = %s {" % field.swift, 2)

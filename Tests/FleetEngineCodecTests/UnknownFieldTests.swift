@@ -41,6 +41,36 @@ struct UnknownFieldTests {
         #expect(trip.serializedBytes() == hexBytes("1802 0805"))
     }
 
+    @Test(
+        "a bool field with another wire type is kept as unknown (protobuf-c alone would take it as a bool)",
+        arguments: ["2a0101", "2d01000000", "290100000000000000"])
+    func boolWithWrongWireType(hex: String) throws {
+        // SearchTripsRequest.active_trips_only is field 5.
+        let request = try SearchTripsRequest(serializedBytes: hexBytes("1a0170" + hex))
+        #expect(request.activeTripsOnly == false)
+        #expect(request.parent == "p")
+        #expect(request.unknownFields.bytes == hexBytes(hex))
+        #expect(request.serializedBytes() == hexBytes("1a0170" + hex))
+    }
+
+    @Test("a bool sent as a varint beyond 32 bits is true, as Google reads it")
+    func wideBoolVarint() throws {
+        let request = try SearchTripsRequest(serializedBytes: hexBytes("28 8080808010"))
+        #expect(request.activeTripsOnly == true)
+        #expect(request.serializedBytes() == hexBytes("2801"))
+    }
+
+    @Test("a singular message sent twice is merged: fields of both, unknown fields of both in order")
+    func singularMessageMerged() throws {
+        // header { language_code: "en", field 31: 5 } then header { region_code: "US", field 31: 6 }
+        let input = hexBytes("0a07 0a02656e f80105" + "0a07 12025553 f80106" + "1a0170")
+        let request = try SearchTripsRequest(serializedBytes: input)
+        #expect(request.header?.languageCode == "en")
+        #expect(request.header?.regionCode == "US")
+        #expect(request.header?.unknownFields.bytes == hexBytes("f80105 f80106"))
+        #expect(request.serializedBytes() == hexBytes("0a0e 0a02656e 12025553 f80105 f80106" + "1a0170"))
+    }
+
     @Test("a wrong wire type deep inside a nested message is kept where it was")
     func wrongWireTypeNested() throws {
         // pickup_point { point { latitude sent as varint } }
@@ -71,5 +101,22 @@ struct UnknownFieldTests {
         var trip = Trip()
         trip.unknownFields = try UnknownFields(validating: hexBytes("f807 01"))
         #expect(trip.serializedBytes() == hexBytes("f807 01"))
+    }
+}
+
+@Suite("Fuzzer findings, kept as regression tests")
+struct FuzzerFindingTests {
+    @Test("a sub-message sent several times, with wrong-wire-type fields inside, encodes stably")
+    func repeatedSubMessageWithWrappedFields() throws {
+        // FuzzTesting found this SearchTripsRequest: `header` (field 1) arrives five times, some
+        // occurrences carrying `platform` (an enum) as a length-delimited field, and
+        // `active_trips_only` (a bool) arrives length-delimited too.
+        let input = hexBytes(
+            "0a083a004a002a000a00 0a083a000a003a004a00 2a00 0a00 0a083a000a000a000a00 0a00")
+        let first = try SearchTripsRequest(serializedBytes: input)
+        let encoded = first.serializedBytes()
+        let second = try SearchTripsRequest(serializedBytes: encoded)
+        #expect(hexString(second.serializedBytes()) == hexString(encoded))
+        #expect(second == first)
     }
 }

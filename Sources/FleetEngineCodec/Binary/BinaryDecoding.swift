@@ -14,6 +14,8 @@ enum BinaryDecoding {
     private enum Failure: Error {
         case refused(exhausted: Bool)
         case conversion(CodecError)
+        /// A singular message field came more than once; the scanner's rewrite merges the occurrences.
+        case repeatedOccurrences
     }
 
     /// Calls `body` with the bytes as one contiguous buffer, copying only a collection that has none.
@@ -81,6 +83,11 @@ enum BinaryDecoding {
                 )
             case .conversion(let conversionError):
                 throw conversionError
+            case .repeatedOccurrences:
+                throw CodecError(
+                    code: .rejectedByProtobufC,
+                    message: "a \(M.protoMessageName) field still came more than once after the scanner merged it"
+                )
             }
         }
     }
@@ -117,11 +124,14 @@ enum BinaryDecoding {
                 }
                 guard let unpacked else { throw .refused(exhausted: arena.pointee.exhausted != 0) }
                 var context = CDecodeContext(rewritten: rewritten)
+                let message: M
                 do throws(CodecError) {
-                    return try M(cMessage: unpacked, context: &context)
+                    message = try M(cMessage: unpacked, context: &context)
                 } catch {
                     throw .conversion(error)
                 }
+                if context.sawRepeatedOccurrences && !rewritten { throw .repeatedOccurrences }
+                return message
             }
         }
     }

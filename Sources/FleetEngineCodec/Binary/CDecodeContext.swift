@@ -6,6 +6,11 @@ struct CDecodeContext {
     /// ``WireScanner/wrapperFieldNumber`` hold the original bytes of a field protobuf-c could not take.
     let rewritten: Bool
 
+    /// Set when a singular message field arrived more than once. protobuf-c hands over every
+    /// occurrence (the field is repeated in the C rendering); the decoder then lets the scanner merge
+    /// them, as protobuf defines merging, instead of trusting protobuf-c's merge.
+    var sawRepeatedOccurrences = false
+
     func string(_ data: ProtobufCBinaryData) throws(CodecError) -> String {
         if data.len == 0 { return "" }
         // protoc-c leaves UTF-8 unchecked; Google's parsers reject invalid UTF-8 in proto3 strings.
@@ -14,6 +19,17 @@ struct CDecodeContext {
             throw CodecError(code: .invalidUTF8, message: "a string field holds bytes that are not UTF-8")
         }
         return text
+    }
+
+    /// The one occurrence of a singular message field (rendered repeated for protobuf-c), noting when
+    /// there were several.
+    mutating func lastOccurrence<CMessage>(
+        _ occurrences: UnsafeMutablePointer<UnsafeMutablePointer<CMessage>?>?,
+        count: Int
+    ) -> UnsafeMutablePointer<CMessage>? {
+        guard count > 0, let occurrences else { return nil }
+        if count > 1 { sawRepeatedOccurrences = true }
+        return occurrences[count - 1]
     }
 
     func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {

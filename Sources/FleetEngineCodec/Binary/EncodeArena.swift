@@ -67,6 +67,13 @@ struct EncodeArena {
         return c
     }
 
+    /// A one-element array of pointers, for singular message fields (rendered repeated for protobuf-c).
+    func single<T>(_ element: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<UnsafeMutablePointer<T>?> {
+        let pointers = allocatePointers(to: T.self, count: 1)
+        pointers[0] = element
+        return pointers
+    }
+
     func messages<M: CBackedMessage>(_ elements: [M]) -> UnsafeMutablePointer<UnsafeMutablePointer<M.CMessage>?> {
         let pointers = allocatePointers(to: M.CMessage.self, count: elements.count)
         for (index, element) in elements.enumerated() {

@@ -10,6 +10,11 @@
 /// ``wrapperFieldNumber``; protobuf-c keeps that as an ordinary unknown field, and
 /// ``CDecodeContext`` unwraps it back into the original bytes. A field that really has that number
 /// is wrapped too, so unwrapping is never ambiguous.
+///
+/// A singular message field that arrives more than once must be merged; protobuf-c's merge loses
+/// the earlier occurrences' unknown fields. The rewrite writes such a field once, its payload the
+/// concatenation of every occurrence's (rewritten) payload: parsing a concatenation is how protobuf
+/// defines merging.
 struct WireScanner {
     /// The largest field number protobuf allows (2^29 - 1).
     static let maxFieldNumber: UInt32 = (1 << 29) - 1
@@ -71,6 +76,7 @@ struct WireScanner {
             }
             let index = occurrences[number, default: 0]
             occurrences[number] = index + 1
+            if index > 0, !field.isRepeated, case .message = field.kind { needsRewrite = true }
             let fieldPath = path + "." + field.name + (field.isRepeated ? "[\(index)]" : "")
             let packed = field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited
             guard wireType == field.kind.wireType || packed else {
@@ -288,6 +294,8 @@ struct WireScanner {
     // MARK: Rewriting
 
     private func rewrite(_ schema: WireSchema, _ range: Range<Int>, into output: inout [UInt8]) throws(CodecError) {
+        let merged = try singularMessageBodies(schema, range)
+        var written = Set<Int>()
         var position = range.lowerBound
         while position < range.upperBound {
             let start = position
@@ -302,12 +310,19 @@ struct WireScanner {
             }
             if fits, let field, case .message(let nested) = field.kind {
                 let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
+                position = body.upperBound
+                // A singular field is written once, where it first came, with every occurrence merged in.
+                let bodies = field.isRepeated ? [body] : merged[number] ?? [body]
+                if !field.isRepeated {
+                    guard written.insert(number).inserted else { continue }
+                }
                 var inner: [UInt8] = []
-                try rewrite(nested(), body, into: &inner)
+                for part in bodies {
+                    try rewrite(nested(), part, into: &inner)
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<tagEnd]))
                 WireReading.appendVarint(UInt64(inner.count), to: &output)
                 output.append(contentsOf: inner)
-                position = body.upperBound
                 continue
             }
             try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: 0)
@@ -320,5 +335,26 @@ struct WireScanner {
                 output.append(contentsOf: whole)
             }
         }
+    }
+
+    /// The payloads of every occurrence of each singular message field, in arrival order.
+    private func singularMessageBodies(_ schema: WireSchema, _ range: Range<Int>) throws(CodecError) -> [Int: [Range<
+        Int
+    >]] {
+        var bodies: [Int: [Range<Int>]] = [:]
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: schema.messageName)
+            if let field = schema.field(number: number), !field.isRepeated, case .message = field.kind,
+                wireType == .lengthDelimited, number != Int(Self.wrapperFieldNumber)
+            {
+                let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
+                bodies[number, default: []].append(body)
+                position = body.upperBound
+            } else {
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: 0)
+            }
+        }
+        return bodies
     }
 }

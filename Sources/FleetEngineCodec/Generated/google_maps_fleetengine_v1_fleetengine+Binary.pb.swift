@@ -165,10 +165,10 @@ extension TerminalLocation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.point {
+        if let value = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
             self.point = try LatLng(cMessage: value, context: &context)
         }
-        if let value = c.pointee.terminal_point_id {
+        if let value = context.lastOccurrence(c.pointee.terminal_point_id, count: c.pointee.n_terminal_point_id) {
             self.terminalPointID = try TerminalPointId(cMessage: value, context: &context)
         }
         self.accessPointID = try context.string(c.pointee.access_point_id)
@@ -183,10 +183,12 @@ extension TerminalLocation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TerminalLocation>, arena: EncodeArena) {
         maps__fleetengine__v1__terminal_location__init(c)
         if let value = point {
-            c.pointee.point = arena.message(value)
+            c.pointee.n_point = 1
+            c.pointee.point = arena.single(arena.message(value))
         }
         if let value = terminalPointID {
-            c.pointee.terminal_point_id = arena.message(value)
+            c.pointee.n_terminal_point_id = 1
+            c.pointee.terminal_point_id = arena.single(arena.message(value))
         }
         if !accessPointID.isEmpty {
             c.pointee.has_access_point_id = 1
@@ -281,23 +283,23 @@ extension TripWaypoint: CBackedMessage {
         throws(CodecError)
     {
         var fields = Fields()
-        if let value = c.pointee.location {
+        if let value = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
             fields.location = try TerminalLocation(cMessage: value, context: &context)
         }
         fields.tripID = try context.string(c.pointee.trip_id)
         fields.waypointType = WaypointType(rawValue: Int32(truncatingIfNeeded: c.pointee.waypoint_type.rawValue))
         fields.pathToWaypoint = try context.messages(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
         fields.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
-        if let value = c.pointee.traffic_to_waypoint {
+        if let value = context.lastOccurrence(c.pointee.traffic_to_waypoint, count: c.pointee.n_traffic_to_waypoint) {
             fields.trafficToWaypoint = try ConsumableTrafficPolyline(cMessage: value, context: &context)
         }
-        if let wrapper = c.pointee.distance_meters {
+        if let wrapper = context.lastOccurrence(c.pointee.distance_meters, count: c.pointee.n_distance_meters) {
             fields.distanceMeters = wrapper.pointee.value
         }
-        if let value = c.pointee.eta {
+        if let value = context.lastOccurrence(c.pointee.eta, count: c.pointee.n_eta) {
             fields.eta = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.duration {
+        if let value = context.lastOccurrence(c.pointee.duration, count: c.pointee.n_duration) {
             fields.duration = try ProtobufDuration(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -309,7 +311,8 @@ extension TripWaypoint: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TripWaypoint>, arena: EncodeArena) {
         maps__fleetengine__v1__trip_waypoint__init(c)
         if let value = location {
-            c.pointee.location = arena.message(value)
+            c.pointee.n_location = 1
+            c.pointee.location = arena.single(arena.message(value))
         }
         if !tripID.isEmpty {
             c.pointee.has_trip_id = 1
@@ -328,7 +331,8 @@ extension TripWaypoint: CBackedMessage {
             c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
         }
         if let value = trafficToWaypoint {
-            c.pointee.traffic_to_waypoint = arena.message(value)
+            c.pointee.n_traffic_to_waypoint = 1
+            c.pointee.traffic_to_waypoint = arena.single(arena.message(value))
         }
         if let value = distanceMeters {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -337,13 +341,16 @@ extension TripWaypoint: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.distance_meters = wrapper
+            c.pointee.n_distance_meters = 1
+            c.pointee.distance_meters = arena.single(wrapper)
         }
         if let value = eta {
-            c.pointee.eta = arena.message(value)
+            c.pointee.n_eta = 1
+            c.pointee.eta = arena.single(arena.message(value))
         }
         if let value = duration {
-            c.pointee.duration = arena.message(value)
+            c.pointee.n_duration = 1
+            c.pointee.duration = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -578,93 +585,104 @@ extension VehicleLocation: CBackedMessage {
         throws(CodecError)
     {
         var fields = Fields()
-        if let value = c.pointee.location {
+        if let value = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
             fields.location = try LatLng(cMessage: value, context: &context)
         }
-        if let wrapper = c.pointee.horizontal_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.horizontal_accuracy, count: c.pointee.n_horizontal_accuracy) {
             fields.horizontalAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.latlng_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.latlng_accuracy, count: c.pointee.n_latlng_accuracy) {
             fields.latlngAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.heading {
+        if let wrapper = context.lastOccurrence(c.pointee.heading, count: c.pointee.n_heading) {
             fields.heading = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.bearing_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.bearing_accuracy, count: c.pointee.n_bearing_accuracy) {
             fields.bearingAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.heading_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.heading_accuracy, count: c.pointee.n_heading_accuracy) {
             fields.headingAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.altitude {
+        if let wrapper = context.lastOccurrence(c.pointee.altitude, count: c.pointee.n_altitude) {
             fields.altitude = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.vertical_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.vertical_accuracy, count: c.pointee.n_vertical_accuracy) {
             fields.verticalAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.altitude_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.altitude_accuracy, count: c.pointee.n_altitude_accuracy) {
             fields.altitudeAccuracy = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.speed_kmph {
+        if let wrapper = context.lastOccurrence(c.pointee.speed_kmph, count: c.pointee.n_speed_kmph) {
             fields.speedKmph = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.speed {
+        if let wrapper = context.lastOccurrence(c.pointee.speed, count: c.pointee.n_speed) {
             fields.speed = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.speed_accuracy {
+        if let wrapper = context.lastOccurrence(c.pointee.speed_accuracy, count: c.pointee.n_speed_accuracy) {
             fields.speedAccuracy = wrapper.pointee.value
         }
-        if let value = c.pointee.update_time {
+        if let value = context.lastOccurrence(c.pointee.update_time, count: c.pointee.n_update_time) {
             fields.updateTime = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.server_time {
+        if let value = context.lastOccurrence(c.pointee.server_time, count: c.pointee.n_server_time) {
             fields.serverTime = try Timestamp(cMessage: value, context: &context)
         }
         fields.locationSensor = LocationSensor(rawValue: Int32(truncatingIfNeeded: c.pointee.location_sensor.rawValue))
-        if let wrapper = c.pointee.is_road_snapped {
+        if let wrapper = context.lastOccurrence(c.pointee.is_road_snapped, count: c.pointee.n_is_road_snapped) {
             fields.isRoadSnapped = wrapper.pointee.value != 0
         }
-        if let wrapper = c.pointee.is_gps_sensor_enabled {
+        if let wrapper = context.lastOccurrence(
+            c.pointee.is_gps_sensor_enabled, count: c.pointee.n_is_gps_sensor_enabled)
+        {
             fields.isGpsSensorEnabled = wrapper.pointee.value != 0
         }
-        if let wrapper = c.pointee.time_since_update {
+        if let wrapper = context.lastOccurrence(c.pointee.time_since_update, count: c.pointee.n_time_since_update) {
             fields.timeSinceUpdate = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.num_stale_updates {
+        if let wrapper = context.lastOccurrence(c.pointee.num_stale_updates, count: c.pointee.n_num_stale_updates) {
             fields.numStaleUpdates = wrapper.pointee.value
         }
-        if let value = c.pointee.raw_location {
+        if let value = context.lastOccurrence(c.pointee.raw_location, count: c.pointee.n_raw_location) {
             fields.rawLocation = try LatLng(cMessage: value, context: &context)
         }
-        if let value = c.pointee.raw_location_time {
+        if let value = context.lastOccurrence(c.pointee.raw_location_time, count: c.pointee.n_raw_location_time) {
             fields.rawLocationTime = try Timestamp(cMessage: value, context: &context)
         }
         fields.rawLocationSensor = LocationSensor(
             rawValue: Int32(truncatingIfNeeded: c.pointee.raw_location_sensor.rawValue))
-        if let wrapper = c.pointee.raw_location_accuracy {
+        if let wrapper = context.lastOccurrence(
+            c.pointee.raw_location_accuracy, count: c.pointee.n_raw_location_accuracy)
+        {
             fields.rawLocationAccuracy = wrapper.pointee.value
         }
-        if let value = c.pointee.flp_location {
+        if let value = context.lastOccurrence(c.pointee.flp_location, count: c.pointee.n_flp_location) {
             fields.flpLocation = try LatLng(cMessage: value, context: &context)
         }
-        if let value = c.pointee.flp_update_time {
+        if let value = context.lastOccurrence(c.pointee.flp_update_time, count: c.pointee.n_flp_update_time) {
             fields.flpUpdateTime = try Timestamp(cMessage: value, context: &context)
         }
-        if let wrapper = c.pointee.flp_latlng_accuracy_meters {
+        if let wrapper = context.lastOccurrence(
+            c.pointee.flp_latlng_accuracy_meters, count: c.pointee.n_flp_latlng_accuracy_meters)
+        {
             fields.flpLatlngAccuracyMeters = wrapper.pointee.value
         }
-        if let wrapper = c.pointee.flp_heading_degrees {
+        if let wrapper = context.lastOccurrence(c.pointee.flp_heading_degrees, count: c.pointee.n_flp_heading_degrees) {
             fields.flpHeadingDegrees = wrapper.pointee.value
         }
-        if let value = c.pointee.supplemental_location {
+        if let value = context.lastOccurrence(c.pointee.supplemental_location, count: c.pointee.n_supplemental_location)
+        {
             fields.supplementalLocation = try LatLng(cMessage: value, context: &context)
         }
-        if let value = c.pointee.supplemental_location_time {
+        if let value = context.lastOccurrence(
+            c.pointee.supplemental_location_time, count: c.pointee.n_supplemental_location_time)
+        {
             fields.supplementalLocationTime = try Timestamp(cMessage: value, context: &context)
         }
         fields.supplementalLocationSensor = LocationSensor(
             rawValue: Int32(truncatingIfNeeded: c.pointee.supplemental_location_sensor.rawValue))
-        if let wrapper = c.pointee.supplemental_location_accuracy {
+        if let wrapper = context.lastOccurrence(
+            c.pointee.supplemental_location_accuracy, count: c.pointee.n_supplemental_location_accuracy)
+        {
             fields.supplementalLocationAccuracy = wrapper.pointee.value
         }
         fields.roadSnapped = c.pointee.road_snapped != 0
@@ -677,7 +695,8 @@ extension VehicleLocation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__VehicleLocation>, arena: EncodeArena) {
         maps__fleetengine__v1__vehicle_location__init(c)
         if let value = location {
-            c.pointee.location = arena.message(value)
+            c.pointee.n_location = 1
+            c.pointee.location = arena.single(arena.message(value))
         }
         if let value = horizontalAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -686,7 +705,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.horizontal_accuracy = wrapper
+            c.pointee.n_horizontal_accuracy = 1
+            c.pointee.horizontal_accuracy = arena.single(wrapper)
         }
         if let value = latlngAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -695,7 +715,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.latlng_accuracy = wrapper
+            c.pointee.n_latlng_accuracy = 1
+            c.pointee.latlng_accuracy = arena.single(wrapper)
         }
         if let value = heading {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -704,7 +725,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.heading = wrapper
+            c.pointee.n_heading = 1
+            c.pointee.heading = arena.single(wrapper)
         }
         if let value = bearingAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -713,7 +735,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.bearing_accuracy = wrapper
+            c.pointee.n_bearing_accuracy = 1
+            c.pointee.bearing_accuracy = arena.single(wrapper)
         }
         if let value = headingAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -722,7 +745,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.heading_accuracy = wrapper
+            c.pointee.n_heading_accuracy = 1
+            c.pointee.heading_accuracy = arena.single(wrapper)
         }
         if let value = altitude {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -731,7 +755,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.altitude = wrapper
+            c.pointee.n_altitude = 1
+            c.pointee.altitude = arena.single(wrapper)
         }
         if let value = verticalAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -740,7 +765,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.vertical_accuracy = wrapper
+            c.pointee.n_vertical_accuracy = 1
+            c.pointee.vertical_accuracy = arena.single(wrapper)
         }
         if let value = altitudeAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -749,7 +775,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.altitude_accuracy = wrapper
+            c.pointee.n_altitude_accuracy = 1
+            c.pointee.altitude_accuracy = arena.single(wrapper)
         }
         if let value = speedKmph {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -758,7 +785,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.speed_kmph = wrapper
+            c.pointee.n_speed_kmph = 1
+            c.pointee.speed_kmph = arena.single(wrapper)
         }
         if let value = speed {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -767,7 +795,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.speed = wrapper
+            c.pointee.n_speed = 1
+            c.pointee.speed = arena.single(wrapper)
         }
         if let value = speedAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -776,13 +805,16 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.speed_accuracy = wrapper
+            c.pointee.n_speed_accuracy = 1
+            c.pointee.speed_accuracy = arena.single(wrapper)
         }
         if let value = updateTime {
-            c.pointee.update_time = arena.message(value)
+            c.pointee.n_update_time = 1
+            c.pointee.update_time = arena.single(arena.message(value))
         }
         if let value = serverTime {
-            c.pointee.server_time = arena.message(value)
+            c.pointee.n_server_time = 1
+            c.pointee.server_time = arena.single(arena.message(value))
         }
         if locationSensor.rawValue != 0 {
             c.pointee.has_location_sensor = 1
@@ -795,7 +827,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
             }
-            c.pointee.is_road_snapped = wrapper
+            c.pointee.n_is_road_snapped = 1
+            c.pointee.is_road_snapped = arena.single(wrapper)
         }
         if let value = isGpsSensorEnabled {
             let wrapper = arena.allocate(Google__Protobuf__BoolValue.self)
@@ -804,7 +837,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
             }
-            c.pointee.is_gps_sensor_enabled = wrapper
+            c.pointee.n_is_gps_sensor_enabled = 1
+            c.pointee.is_gps_sensor_enabled = arena.single(wrapper)
         }
         if let value = timeSinceUpdate {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -813,7 +847,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.time_since_update = wrapper
+            c.pointee.n_time_since_update = 1
+            c.pointee.time_since_update = arena.single(wrapper)
         }
         if let value = numStaleUpdates {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -822,13 +857,16 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.num_stale_updates = wrapper
+            c.pointee.n_num_stale_updates = 1
+            c.pointee.num_stale_updates = arena.single(wrapper)
         }
         if let value = rawLocation {
-            c.pointee.raw_location = arena.message(value)
+            c.pointee.n_raw_location = 1
+            c.pointee.raw_location = arena.single(arena.message(value))
         }
         if let value = rawLocationTime {
-            c.pointee.raw_location_time = arena.message(value)
+            c.pointee.n_raw_location_time = 1
+            c.pointee.raw_location_time = arena.single(arena.message(value))
         }
         if rawLocationSensor.rawValue != 0 {
             c.pointee.has_raw_location_sensor = 1
@@ -841,13 +879,16 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.raw_location_accuracy = wrapper
+            c.pointee.n_raw_location_accuracy = 1
+            c.pointee.raw_location_accuracy = arena.single(wrapper)
         }
         if let value = flpLocation {
-            c.pointee.flp_location = arena.message(value)
+            c.pointee.n_flp_location = 1
+            c.pointee.flp_location = arena.single(arena.message(value))
         }
         if let value = flpUpdateTime {
-            c.pointee.flp_update_time = arena.message(value)
+            c.pointee.n_flp_update_time = 1
+            c.pointee.flp_update_time = arena.single(arena.message(value))
         }
         if let value = flpLatlngAccuracyMeters {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -856,7 +897,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.flp_latlng_accuracy_meters = wrapper
+            c.pointee.n_flp_latlng_accuracy_meters = 1
+            c.pointee.flp_latlng_accuracy_meters = arena.single(wrapper)
         }
         if let value = flpHeadingDegrees {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -865,13 +907,16 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.flp_heading_degrees = wrapper
+            c.pointee.n_flp_heading_degrees = 1
+            c.pointee.flp_heading_degrees = arena.single(wrapper)
         }
         if let value = supplementalLocation {
-            c.pointee.supplemental_location = arena.message(value)
+            c.pointee.n_supplemental_location = 1
+            c.pointee.supplemental_location = arena.single(arena.message(value))
         }
         if let value = supplementalLocationTime {
-            c.pointee.supplemental_location_time = arena.message(value)
+            c.pointee.n_supplemental_location_time = 1
+            c.pointee.supplemental_location_time = arena.single(arena.message(value))
         }
         if supplementalLocationSensor.rawValue != 0 {
             c.pointee.has_supplemental_location_sensor = 1
@@ -885,7 +930,8 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.supplemental_location_accuracy = wrapper
+            c.pointee.n_supplemental_location_accuracy = 1
+            c.pointee.supplemental_location_accuracy = arena.single(wrapper)
         }
         if roadSnapped {
             c.pointee.has_road_snapped = 1

@@ -69,12 +69,12 @@ extension CreateTripRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.header {
+        if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
         self.parent = try context.string(c.pointee.parent)
         self.tripID = try context.string(c.pointee.trip_id)
-        if let value = c.pointee.trip {
+        if let value = context.lastOccurrence(c.pointee.trip, count: c.pointee.n_trip) {
             self.trip = try Trip(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -85,7 +85,8 @@ extension CreateTripRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__CreateTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__create_trip_request__init(c)
         if let value = header {
-            c.pointee.header = arena.message(value)
+            c.pointee.n_header = 1
+            c.pointee.header = arena.single(arena.message(value))
         }
         if !parent.isEmpty {
             c.pointee.has_parent = 1
@@ -96,7 +97,8 @@ extension CreateTripRequest: CBackedMessage {
             c.pointee.trip_id = arena.binaryData(tripID)
         }
         if let value = trip {
-            c.pointee.trip = arena.message(value)
+            c.pointee.n_trip = 1
+            c.pointee.trip = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -181,23 +183,31 @@ extension GetTripRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.header {
+        if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
         self.name = try context.string(c.pointee.name)
         self.view = TripView(rawValue: Int32(truncatingIfNeeded: c.pointee.view.rawValue))
-        if let value = c.pointee.current_route_segment_version {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_version, count: c.pointee.n_current_route_segment_version)
+        {
             self.currentRouteSegmentVersion = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.remaining_waypoints_version {
+        if let value = context.lastOccurrence(
+            c.pointee.remaining_waypoints_version, count: c.pointee.n_remaining_waypoints_version)
+        {
             self.remainingWaypointsVersion = try Timestamp(cMessage: value, context: &context)
         }
         self.routeFormatType = PolylineFormatType(
             rawValue: Int32(truncatingIfNeeded: c.pointee.route_format_type.rawValue))
-        if let value = c.pointee.current_route_segment_traffic_version {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_traffic_version, count: c.pointee.n_current_route_segment_traffic_version)
+        {
             self.currentRouteSegmentTrafficVersion = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.remaining_waypoints_route_version {
+        if let value = context.lastOccurrence(
+            c.pointee.remaining_waypoints_route_version, count: c.pointee.n_remaining_waypoints_route_version)
+        {
             self.remainingWaypointsRouteVersion = try Timestamp(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -208,7 +218,8 @@ extension GetTripRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__GetTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__get_trip_request__init(c)
         if let value = header {
-            c.pointee.header = arena.message(value)
+            c.pointee.n_header = 1
+            c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
             c.pointee.has_name = 1
@@ -219,20 +230,24 @@ extension GetTripRequest: CBackedMessage {
             c.pointee.view = .init(rawValue: .init(truncatingIfNeeded: view.rawValue))
         }
         if let value = currentRouteSegmentVersion {
-            c.pointee.current_route_segment_version = arena.message(value)
+            c.pointee.n_current_route_segment_version = 1
+            c.pointee.current_route_segment_version = arena.single(arena.message(value))
         }
         if let value = remainingWaypointsVersion {
-            c.pointee.remaining_waypoints_version = arena.message(value)
+            c.pointee.n_remaining_waypoints_version = 1
+            c.pointee.remaining_waypoints_version = arena.single(arena.message(value))
         }
         if routeFormatType.rawValue != 0 {
             c.pointee.has_route_format_type = 1
             c.pointee.route_format_type = .init(rawValue: .init(truncatingIfNeeded: routeFormatType.rawValue))
         }
         if let value = currentRouteSegmentTrafficVersion {
-            c.pointee.current_route_segment_traffic_version = arena.message(value)
+            c.pointee.n_current_route_segment_traffic_version = 1
+            c.pointee.current_route_segment_traffic_version = arena.single(arena.message(value))
         }
         if let value = remainingWaypointsRouteVersion {
-            c.pointee.remaining_waypoints_route_version = arena.message(value)
+            c.pointee.n_remaining_waypoints_route_version = 1
+            c.pointee.remaining_waypoints_route_version = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -303,7 +318,7 @@ extension DeleteTripRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.header {
+        if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
         self.name = try context.string(c.pointee.name)
@@ -315,7 +330,8 @@ extension DeleteTripRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__DeleteTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__delete_trip_request__init(c)
         if let value = header {
-            c.pointee.header = arena.message(value)
+            c.pointee.n_header = 1
+            c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
             c.pointee.has_name = 1
@@ -497,14 +513,14 @@ extension UpdateTripRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.header {
+        if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
         self.name = try context.string(c.pointee.name)
-        if let value = c.pointee.trip {
+        if let value = context.lastOccurrence(c.pointee.trip, count: c.pointee.n_trip) {
             self.trip = try Trip(cMessage: value, context: &context)
         }
-        if let value = c.pointee.update_mask {
+        if let value = context.lastOccurrence(c.pointee.update_mask, count: c.pointee.n_update_mask) {
             self.updateMask = try FieldMask(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -515,17 +531,20 @@ extension UpdateTripRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__UpdateTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__update_trip_request__init(c)
         if let value = header {
-            c.pointee.header = arena.message(value)
+            c.pointee.n_header = 1
+            c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
             c.pointee.has_name = 1
             c.pointee.name = arena.binaryData(name)
         }
         if let value = trip {
-            c.pointee.trip = arena.message(value)
+            c.pointee.n_trip = 1
+            c.pointee.trip = arena.single(arena.message(value))
         }
         if let value = updateMask {
-            c.pointee.update_mask = arena.message(value)
+            c.pointee.n_update_mask = 1
+            c.pointee.update_mask = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -603,7 +622,7 @@ extension SearchTripsRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.header {
+        if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
         self.parent = try context.string(c.pointee.parent)
@@ -611,7 +630,7 @@ extension SearchTripsRequest: CBackedMessage {
         self.activeTripsOnly = c.pointee.active_trips_only != 0
         self.pageSize = c.pointee.page_size
         self.pageToken = try context.string(c.pointee.page_token)
-        if let value = c.pointee.minimum_staleness {
+        if let value = context.lastOccurrence(c.pointee.minimum_staleness, count: c.pointee.n_minimum_staleness) {
             self.minimumStaleness = try ProtobufDuration(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -622,7 +641,8 @@ extension SearchTripsRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__SearchTripsRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__search_trips_request__init(c)
         if let value = header {
-            c.pointee.header = arena.message(value)
+            c.pointee.n_header = 1
+            c.pointee.header = arena.single(arena.message(value))
         }
         if !parent.isEmpty {
             c.pointee.has_parent = 1
@@ -645,7 +665,8 @@ extension SearchTripsRequest: CBackedMessage {
             c.pointee.page_token = arena.binaryData(pageToken)
         }
         if let value = minimumStaleness {
-            c.pointee.minimum_staleness = arena.message(value)
+            c.pointee.n_minimum_staleness = 1
+            c.pointee.minimum_staleness = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

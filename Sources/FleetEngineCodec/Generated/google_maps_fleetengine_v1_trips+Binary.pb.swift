@@ -136,21 +136,25 @@ extension Trip: CBackedMessage {
         fields.vehicleID = try context.string(c.pointee.vehicle_id)
         fields.tripStatus = TripStatus(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_status.rawValue))
         fields.tripType = TripType(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_type.rawValue))
-        if let value = c.pointee.pickup_point {
+        if let value = context.lastOccurrence(c.pointee.pickup_point, count: c.pointee.n_pickup_point) {
             fields.pickupPoint = try TerminalLocation(cMessage: value, context: &context)
         }
-        if let value = c.pointee.actual_pickup_point {
+        if let value = context.lastOccurrence(c.pointee.actual_pickup_point, count: c.pointee.n_actual_pickup_point) {
             fields.actualPickupPoint = try StopLocation(cMessage: value, context: &context)
         }
-        if let value = c.pointee.actual_pickup_arrival_point {
+        if let value = context.lastOccurrence(
+            c.pointee.actual_pickup_arrival_point, count: c.pointee.n_actual_pickup_arrival_point)
+        {
             fields.actualPickupArrivalPoint = try StopLocation(cMessage: value, context: &context)
         }
-        if let value = c.pointee.pickup_time {
+        if let value = context.lastOccurrence(c.pointee.pickup_time, count: c.pointee.n_pickup_time) {
             fields.pickupTime = try Timestamp(cMessage: value, context: &context)
         }
         fields.intermediateDestinations = try context.messages(
             c.pointee.intermediate_destinations, count: c.pointee.n_intermediate_destinations)
-        if let value = c.pointee.intermediate_destinations_version {
+        if let value = context.lastOccurrence(
+            c.pointee.intermediate_destinations_version, count: c.pointee.n_intermediate_destinations_version)
+        {
             fields.intermediateDestinationsVersion = try Timestamp(cMessage: value, context: &context)
         }
         fields.intermediateDestinationIndex = c.pointee.intermediate_destination_index
@@ -159,13 +163,13 @@ extension Trip: CBackedMessage {
             count: c.pointee.n_actual_intermediate_destination_arrival_points)
         fields.actualIntermediateDestinations = try context.messages(
             c.pointee.actual_intermediate_destinations, count: c.pointee.n_actual_intermediate_destinations)
-        if let value = c.pointee.dropoff_point {
+        if let value = context.lastOccurrence(c.pointee.dropoff_point, count: c.pointee.n_dropoff_point) {
             fields.dropoffPoint = try TerminalLocation(cMessage: value, context: &context)
         }
-        if let value = c.pointee.actual_dropoff_point {
+        if let value = context.lastOccurrence(c.pointee.actual_dropoff_point, count: c.pointee.n_actual_dropoff_point) {
             fields.actualDropoffPoint = try StopLocation(cMessage: value, context: &context)
         }
-        if let value = c.pointee.dropoff_time {
+        if let value = context.lastOccurrence(c.pointee.dropoff_time, count: c.pointee.n_dropoff_time) {
             fields.dropoffTime = try Timestamp(cMessage: value, context: &context)
         }
         fields.remainingWaypoints = try context.messages(
@@ -174,35 +178,52 @@ extension Trip: CBackedMessage {
             c.pointee.vehicle_waypoints, count: c.pointee.n_vehicle_waypoints)
         fields.route = try context.messages(c.pointee.route, count: c.pointee.n_route)
         fields.currentRouteSegment = try context.string(c.pointee.current_route_segment)
-        if let value = c.pointee.current_route_segment_version {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_version, count: c.pointee.n_current_route_segment_version)
+        {
             fields.currentRouteSegmentVersion = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.current_route_segment_traffic {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_traffic, count: c.pointee.n_current_route_segment_traffic)
+        {
             fields.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(cMessage: value, context: &context)
         }
-        if let value = c.pointee.current_route_segment_traffic_version {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_traffic_version, count: c.pointee.n_current_route_segment_traffic_version)
+        {
             fields.currentRouteSegmentTrafficVersion = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.current_route_segment_end_point {
+        if let value = context.lastOccurrence(
+            c.pointee.current_route_segment_end_point, count: c.pointee.n_current_route_segment_end_point)
+        {
             fields.currentRouteSegmentEndPoint = try TripWaypoint(cMessage: value, context: &context)
         }
-        if let wrapper = c.pointee.remaining_distance_meters {
+        if let wrapper = context.lastOccurrence(
+            c.pointee.remaining_distance_meters, count: c.pointee.n_remaining_distance_meters)
+        {
             fields.remainingDistanceMeters = wrapper.pointee.value
         }
-        if let value = c.pointee.eta_to_first_waypoint {
+        if let value = context.lastOccurrence(c.pointee.eta_to_first_waypoint, count: c.pointee.n_eta_to_first_waypoint)
+        {
             fields.etaToFirstWaypoint = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.remaining_time_to_first_waypoint {
+        if let value = context.lastOccurrence(
+            c.pointee.remaining_time_to_first_waypoint, count: c.pointee.n_remaining_time_to_first_waypoint)
+        {
             fields.remainingTimeToFirstWaypoint = try ProtobufDuration(cMessage: value, context: &context)
         }
-        if let value = c.pointee.remaining_waypoints_version {
+        if let value = context.lastOccurrence(
+            c.pointee.remaining_waypoints_version, count: c.pointee.n_remaining_waypoints_version)
+        {
             fields.remainingWaypointsVersion = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.remaining_waypoints_route_version {
+        if let value = context.lastOccurrence(
+            c.pointee.remaining_waypoints_route_version, count: c.pointee.n_remaining_waypoints_route_version)
+        {
             fields.remainingWaypointsRouteVersion = try Timestamp(cMessage: value, context: &context)
         }
         fields.numberOfPassengers = c.pointee.number_of_passengers
-        if let value = c.pointee.last_location {
+        if let value = context.lastOccurrence(c.pointee.last_location, count: c.pointee.n_last_location) {
             fields.lastLocation = try VehicleLocation(cMessage: value, context: &context)
         }
         fields.lastLocationSnappable = c.pointee.last_location_snappable != 0
@@ -233,23 +254,28 @@ extension Trip: CBackedMessage {
             c.pointee.trip_type = .init(rawValue: .init(truncatingIfNeeded: tripType.rawValue))
         }
         if let value = pickupPoint {
-            c.pointee.pickup_point = arena.message(value)
+            c.pointee.n_pickup_point = 1
+            c.pointee.pickup_point = arena.single(arena.message(value))
         }
         if let value = actualPickupPoint {
-            c.pointee.actual_pickup_point = arena.message(value)
+            c.pointee.n_actual_pickup_point = 1
+            c.pointee.actual_pickup_point = arena.single(arena.message(value))
         }
         if let value = actualPickupArrivalPoint {
-            c.pointee.actual_pickup_arrival_point = arena.message(value)
+            c.pointee.n_actual_pickup_arrival_point = 1
+            c.pointee.actual_pickup_arrival_point = arena.single(arena.message(value))
         }
         if let value = pickupTime {
-            c.pointee.pickup_time = arena.message(value)
+            c.pointee.n_pickup_time = 1
+            c.pointee.pickup_time = arena.single(arena.message(value))
         }
         if !intermediateDestinations.isEmpty {
             c.pointee.n_intermediate_destinations = intermediateDestinations.count
             c.pointee.intermediate_destinations = arena.messages(intermediateDestinations)
         }
         if let value = intermediateDestinationsVersion {
-            c.pointee.intermediate_destinations_version = arena.message(value)
+            c.pointee.n_intermediate_destinations_version = 1
+            c.pointee.intermediate_destinations_version = arena.single(arena.message(value))
         }
         if intermediateDestinationIndex != 0 {
             c.pointee.has_intermediate_destination_index = 1
@@ -266,13 +292,16 @@ extension Trip: CBackedMessage {
             c.pointee.actual_intermediate_destinations = arena.messages(actualIntermediateDestinations)
         }
         if let value = dropoffPoint {
-            c.pointee.dropoff_point = arena.message(value)
+            c.pointee.n_dropoff_point = 1
+            c.pointee.dropoff_point = arena.single(arena.message(value))
         }
         if let value = actualDropoffPoint {
-            c.pointee.actual_dropoff_point = arena.message(value)
+            c.pointee.n_actual_dropoff_point = 1
+            c.pointee.actual_dropoff_point = arena.single(arena.message(value))
         }
         if let value = dropoffTime {
-            c.pointee.dropoff_time = arena.message(value)
+            c.pointee.n_dropoff_time = 1
+            c.pointee.dropoff_time = arena.single(arena.message(value))
         }
         if !remainingWaypoints.isEmpty {
             c.pointee.n_remaining_waypoints = remainingWaypoints.count
@@ -291,16 +320,20 @@ extension Trip: CBackedMessage {
             c.pointee.current_route_segment = arena.binaryData(currentRouteSegment)
         }
         if let value = currentRouteSegmentVersion {
-            c.pointee.current_route_segment_version = arena.message(value)
+            c.pointee.n_current_route_segment_version = 1
+            c.pointee.current_route_segment_version = arena.single(arena.message(value))
         }
         if let value = currentRouteSegmentTraffic {
-            c.pointee.current_route_segment_traffic = arena.message(value)
+            c.pointee.n_current_route_segment_traffic = 1
+            c.pointee.current_route_segment_traffic = arena.single(arena.message(value))
         }
         if let value = currentRouteSegmentTrafficVersion {
-            c.pointee.current_route_segment_traffic_version = arena.message(value)
+            c.pointee.n_current_route_segment_traffic_version = 1
+            c.pointee.current_route_segment_traffic_version = arena.single(arena.message(value))
         }
         if let value = currentRouteSegmentEndPoint {
-            c.pointee.current_route_segment_end_point = arena.message(value)
+            c.pointee.n_current_route_segment_end_point = 1
+            c.pointee.current_route_segment_end_point = arena.single(arena.message(value))
         }
         if let value = remainingDistanceMeters {
             let wrapper = arena.allocate(Google__Protobuf__Int32Value.self)
@@ -309,26 +342,32 @@ extension Trip: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            c.pointee.remaining_distance_meters = wrapper
+            c.pointee.n_remaining_distance_meters = 1
+            c.pointee.remaining_distance_meters = arena.single(wrapper)
         }
         if let value = etaToFirstWaypoint {
-            c.pointee.eta_to_first_waypoint = arena.message(value)
+            c.pointee.n_eta_to_first_waypoint = 1
+            c.pointee.eta_to_first_waypoint = arena.single(arena.message(value))
         }
         if let value = remainingTimeToFirstWaypoint {
-            c.pointee.remaining_time_to_first_waypoint = arena.message(value)
+            c.pointee.n_remaining_time_to_first_waypoint = 1
+            c.pointee.remaining_time_to_first_waypoint = arena.single(arena.message(value))
         }
         if let value = remainingWaypointsVersion {
-            c.pointee.remaining_waypoints_version = arena.message(value)
+            c.pointee.n_remaining_waypoints_version = 1
+            c.pointee.remaining_waypoints_version = arena.single(arena.message(value))
         }
         if let value = remainingWaypointsRouteVersion {
-            c.pointee.remaining_waypoints_route_version = arena.message(value)
+            c.pointee.n_remaining_waypoints_route_version = 1
+            c.pointee.remaining_waypoints_route_version = arena.single(arena.message(value))
         }
         if numberOfPassengers != 0 {
             c.pointee.has_number_of_passengers = 1
             c.pointee.number_of_passengers = numberOfPassengers
         }
         if let value = lastLocation {
-            c.pointee.last_location = arena.message(value)
+            c.pointee.n_last_location = 1
+            c.pointee.last_location = arena.single(arena.message(value))
         }
         if lastLocationSnappable {
             c.pointee.has_last_location_snappable = 1
@@ -411,13 +450,13 @@ extension StopLocation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = c.pointee.point {
+        if let value = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
             self.point = try LatLng(cMessage: value, context: &context)
         }
-        if let value = c.pointee.timestamp {
+        if let value = context.lastOccurrence(c.pointee.timestamp, count: c.pointee.n_timestamp) {
             self.timestamp = try Timestamp(cMessage: value, context: &context)
         }
-        if let value = c.pointee.stop_time {
+        if let value = context.lastOccurrence(c.pointee.stop_time, count: c.pointee.n_stop_time) {
             self.stopTime = try Timestamp(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -428,13 +467,16 @@ extension StopLocation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__StopLocation>, arena: EncodeArena) {
         maps__fleetengine__v1__stop_location__init(c)
         if let value = point {
-            c.pointee.point = arena.message(value)
+            c.pointee.n_point = 1
+            c.pointee.point = arena.single(arena.message(value))
         }
         if let value = timestamp {
-            c.pointee.timestamp = arena.message(value)
+            c.pointee.n_timestamp = 1
+            c.pointee.timestamp = arena.single(arena.message(value))
         }
         if let value = stopTime {
-            c.pointee.stop_time = arena.message(value)
+            c.pointee.n_stop_time = 1
+            c.pointee.stop_time = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

@@ -173,7 +173,7 @@ extension RetryInfo: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__RetryInfo>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        if let value = c.pointee.retry_delay {
+        if let value = context.lastOccurrence(c.pointee.retry_delay, count: c.pointee.n_retry_delay) {
             self.retryDelay = try ProtobufDuration(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -184,7 +184,8 @@ extension RetryInfo: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__RetryInfo>, arena: EncodeArena) {
         google__rpc__retry_info__init(c)
         if let value = retryDelay {
-            c.pointee.retry_delay = arena.message(value)
+            c.pointee.n_retry_delay = 1
+            c.pointee.retry_delay = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -814,7 +815,7 @@ extension BadRequest.FieldViolation: CBackedMessage {
         self.field = try context.string(c.pointee.field)
         self.description = try context.string(c.pointee.description)
         self.reason = try context.string(c.pointee.reason)
-        if let value = c.pointee.localized_message {
+        if let value = context.lastOccurrence(c.pointee.localized_message, count: c.pointee.n_localized_message) {
             self.localizedMessage = try LocalizedMessage(cMessage: value, context: &context)
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -837,7 +838,8 @@ extension BadRequest.FieldViolation: CBackedMessage {
             c.pointee.reason = arena.binaryData(reason)
         }
         if let value = localizedMessage {
-            c.pointee.localized_message = arena.message(value)
+            c.pointee.n_localized_message = 1
+            c.pointee.localized_message = arena.single(arena.message(value))
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

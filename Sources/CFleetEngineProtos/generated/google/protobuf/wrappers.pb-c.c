@@ -646,7 +646,7 @@ static const ProtobufCFieldDescriptor google__protobuf__bool_value__field_descri
     "value",
     1,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Google__Protobuf__BoolValue, has_value),
     offsetof(Google__Protobuf__BoolValue, value),
     NULL,

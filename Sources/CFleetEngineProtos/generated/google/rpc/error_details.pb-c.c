@@ -847,9 +847,9 @@ static const ProtobufCFieldDescriptor google__rpc__retry_info__field_descriptors
   {
     "retry_delay",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__RetryInfo, n_retry_delay),
     offsetof(Google__Rpc__RetryInfo, retry_delay),
     &google__protobuf__duration__descriptor,
     NULL,
@@ -1292,9 +1292,9 @@ static const ProtobufCFieldDescriptor google__rpc__bad_request__field_violation_
   {
     "localized_message",
     4,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__BadRequest__FieldViolation, n_localized_message),
     offsetof(Google__Rpc__BadRequest__FieldViolation, localized_message),
     &google__rpc__localized_message__descriptor,
     NULL,

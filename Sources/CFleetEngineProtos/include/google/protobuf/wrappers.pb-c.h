@@ -101,7 +101,7 @@ struct  Google__Protobuf__BoolValue
 {
   ProtobufCMessage base;
   protobuf_c_boolean has_value;
-  protobuf_c_boolean value;
+  uint64_t value;
 };
 #define GOOGLE__PROTOBUF__BOOL_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__protobuf__bool_value__descriptor) \

@@ -70,11 +70,12 @@ struct  Google__Rpc__ErrorInfo
 struct  Google__Rpc__RetryInfo
 {
   ProtobufCMessage base;
-  Google__Protobuf__Duration *retry_delay;
+  size_t n_retry_delay;
+  Google__Protobuf__Duration **retry_delay;
 };
 #define GOOGLE__RPC__RETRY_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__retry_info__descriptor) \
-    , NULL }
+    , 0,NULL }
 
 
 struct  Google__Rpc__DebugInfo
@@ -182,11 +183,12 @@ struct  Google__Rpc__BadRequest__FieldViolation
   ProtobufCBinaryData description;
   protobuf_c_boolean has_reason;
   ProtobufCBinaryData reason;
-  Google__Rpc__LocalizedMessage *localized_message;
+  size_t n_localized_message;
+  Google__Rpc__LocalizedMessage **localized_message;
 };
 #define GOOGLE__RPC__BAD_REQUEST__FIELD_VIOLATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__bad_request__field_violation__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, NULL }
+    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0,NULL }
 
 
 struct  Google__Rpc__BadRequest

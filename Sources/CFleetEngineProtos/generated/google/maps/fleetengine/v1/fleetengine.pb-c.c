@@ -346,9 +346,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
   {
     "point",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalLocation, n_point),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, point),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -358,9 +358,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
   {
     "terminal_point_id",
     2,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TerminalLocation, n_terminal_point_id),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, terminal_point_id),
     &maps__fleetengine__v1__terminal_point_id__descriptor,
     NULL,
@@ -436,9 +436,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "location",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, n_location),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, location),
     &maps__fleetengine__v1__terminal_location__descriptor,
     NULL,
@@ -496,9 +496,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "distance_meters",
     6,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, n_distance_meters),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, distance_meters),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -508,9 +508,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "eta",
     7,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, n_eta),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, eta),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -520,9 +520,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "duration",
     8,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, n_duration),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, duration),
     &google__protobuf__duration__descriptor,
     NULL,
@@ -532,9 +532,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
   {
     "traffic_to_waypoint",
     10,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__TripWaypoint, n_traffic_to_waypoint),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, traffic_to_waypoint),
     &maps__fleetengine__v1__consumable_traffic_polyline__descriptor,
     NULL,
@@ -616,7 +616,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_attribute__
     "bool_value",
     4,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, vehicle_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__VehicleAttribute, bool_value),
     NULL,
@@ -669,9 +669,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "location",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, location),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -681,9 +681,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "heading",
     2,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_heading),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, heading),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -693,9 +693,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed_kmph",
     3,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_speed_kmph),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed_kmph),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -705,9 +705,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "update_time",
     4,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_update_time),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, update_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -717,9 +717,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "altitude",
     5,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_altitude),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, altitude),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -729,9 +729,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed",
     6,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_speed),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -741,9 +741,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "speed_accuracy",
     7,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_speed_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, speed_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -753,9 +753,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "horizontal_accuracy",
     8,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_horizontal_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, horizontal_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -765,9 +765,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "vertical_accuracy",
     9,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_vertical_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, vertical_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -777,9 +777,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "bearing_accuracy",
     10,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_bearing_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, bearing_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -801,9 +801,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "is_gps_sensor_enabled",
     12,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_is_gps_sensor_enabled),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, is_gps_sensor_enabled),
     &google__protobuf__bool_value__descriptor,
     NULL,
@@ -813,9 +813,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "server_time",
     13,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_server_time),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, server_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -825,9 +825,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "time_since_update",
     14,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_time_since_update),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, time_since_update),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -837,9 +837,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "num_stale_updates",
     15,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_num_stale_updates),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, num_stale_updates),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -849,9 +849,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location",
     16,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_raw_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -861,9 +861,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location_time",
     17,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_raw_location_time),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -873,9 +873,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location",
     18,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_supplemental_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -885,9 +885,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location_time",
     19,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_supplemental_location_time),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -909,9 +909,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "supplemental_location_accuracy",
     21,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_supplemental_location_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -921,9 +921,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "latlng_accuracy",
     22,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_latlng_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, latlng_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -933,9 +933,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "heading_accuracy",
     23,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_heading_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, heading_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -945,9 +945,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "altitude_accuracy",
     24,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_altitude_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, altitude_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -957,9 +957,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "raw_location_accuracy",
     25,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_raw_location_accuracy),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location_accuracy),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -970,7 +970,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
     "road_snapped",
     26,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Maps__Fleetengine__V1__VehicleLocation, has_road_snapped),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, road_snapped),
     NULL,
@@ -981,9 +981,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "is_road_snapped",
     27,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_is_road_snapped),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, is_road_snapped),
     &google__protobuf__bool_value__descriptor,
     NULL,
@@ -1005,9 +1005,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_location",
     29,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_flp_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_location),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -1017,9 +1017,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_update_time",
     30,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_flp_update_time),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_update_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -1029,9 +1029,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_latlng_accuracy_meters",
     31,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_flp_latlng_accuracy_meters),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_latlng_accuracy_meters),
     &google__protobuf__double_value__descriptor,
     NULL,
@@ -1041,9 +1041,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
   {
     "flp_heading_degrees",
     32,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__VehicleLocation, n_flp_heading_degrees),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_heading_degrees),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -1135,7 +1135,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_attribute__fie
     "bool_value",
     3,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Maps__Fleetengine__V1__TripAttribute, trip_attribute_value_case),
     offsetof(Maps__Fleetengine__V1__TripAttribute, bool_value),
     NULL,

@@ -327,9 +327,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__create_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__CreateTripRequest, n_header),
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, header),
     &maps__fleetengine__v1__request_header__descriptor,
     NULL,
@@ -351,9 +351,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__create_trip_request
   {
     "trip",
     4,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__CreateTripRequest, n_trip),
     offsetof(Maps__Fleetengine__V1__CreateTripRequest, trip),
     &maps__fleetengine__v1__trip__descriptor,
     NULL,
@@ -405,9 +405,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, n_header),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, header),
     &maps__fleetengine__v1__request_header__descriptor,
     NULL,
@@ -429,9 +429,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "current_route_segment_version",
     6,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, n_current_route_segment_version),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, current_route_segment_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -441,9 +441,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "remaining_waypoints_version",
     7,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, n_remaining_waypoints_version),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, remaining_waypoints_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -465,9 +465,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "current_route_segment_traffic_version",
     9,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, n_current_route_segment_traffic_version),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, current_route_segment_traffic_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -477,9 +477,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__get_trip_request__f
   {
     "remaining_waypoints_route_version",
     10,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__GetTripRequest, n_remaining_waypoints_route_version),
     offsetof(Maps__Fleetengine__V1__GetTripRequest, remaining_waypoints_route_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -536,9 +536,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__delete_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__DeleteTripRequest, n_header),
     offsetof(Maps__Fleetengine__V1__DeleteTripRequest, header),
     &maps__fleetengine__v1__request_header__descriptor,
     NULL,
@@ -706,9 +706,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__UpdateTripRequest, n_header),
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, header),
     &maps__fleetengine__v1__request_header__descriptor,
     NULL,
@@ -730,9 +730,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "trip",
     4,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__UpdateTripRequest, n_trip),
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, trip),
     &maps__fleetengine__v1__trip__descriptor,
     NULL,
@@ -742,9 +742,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__update_trip_request
   {
     "update_mask",
     5,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__UpdateTripRequest, n_update_mask),
     offsetof(Maps__Fleetengine__V1__UpdateTripRequest, update_mask),
     &google__protobuf__field_mask__descriptor,
     NULL,
@@ -784,9 +784,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "header",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, n_header),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, header),
     &maps__fleetengine__v1__request_header__descriptor,
     NULL,
@@ -821,7 +821,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
     "active_trips_only",
     5,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, has_active_trips_only),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, active_trips_only),
     NULL,
@@ -856,9 +856,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__search_trips_reques
   {
     "minimum_staleness",
     8,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__SearchTripsRequest, n_minimum_staleness),
     offsetof(Maps__Fleetengine__V1__SearchTripsRequest, minimum_staleness),
     &google__protobuf__duration__descriptor,
     NULL,

@@ -150,9 +150,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "pickup_point",
     5,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_pickup_point),
     offsetof(Maps__Fleetengine__V1__Trip, pickup_point),
     &maps__fleetengine__v1__terminal_location__descriptor,
     NULL,
@@ -162,9 +162,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "pickup_time",
     6,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_pickup_time),
     offsetof(Maps__Fleetengine__V1__Trip, pickup_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -174,9 +174,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "dropoff_point",
     7,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_dropoff_point),
     offsetof(Maps__Fleetengine__V1__Trip, dropoff_point),
     &maps__fleetengine__v1__terminal_location__descriptor,
     NULL,
@@ -186,9 +186,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "dropoff_time",
     8,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_dropoff_time),
     offsetof(Maps__Fleetengine__V1__Trip, dropoff_time),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -222,9 +222,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "last_location",
     11,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_last_location),
     offsetof(Maps__Fleetengine__V1__Trip, last_location),
     &maps__fleetengine__v1__vehicle_location__descriptor,
     NULL,
@@ -234,9 +234,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_distance_meters",
     12,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_remaining_distance_meters),
     offsetof(Maps__Fleetengine__V1__Trip, remaining_distance_meters),
     &google__protobuf__int32_value__descriptor,
     NULL,
@@ -246,9 +246,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "eta_to_first_waypoint",
     13,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_eta_to_first_waypoint),
     offsetof(Maps__Fleetengine__V1__Trip, eta_to_first_waypoint),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -294,9 +294,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_version",
     17,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_current_route_segment_version),
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -306,9 +306,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_waypoints_version",
     19,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_remaining_waypoints_version),
     offsetof(Maps__Fleetengine__V1__Trip, remaining_waypoints_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -342,9 +342,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "actual_pickup_point",
     22,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_actual_pickup_point),
     offsetof(Maps__Fleetengine__V1__Trip, actual_pickup_point),
     &maps__fleetengine__v1__stop_location__descriptor,
     NULL,
@@ -354,9 +354,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "actual_dropoff_point",
     23,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_actual_dropoff_point),
     offsetof(Maps__Fleetengine__V1__Trip, actual_dropoff_point),
     &maps__fleetengine__v1__stop_location__descriptor,
     NULL,
@@ -366,9 +366,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_end_point",
     24,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_current_route_segment_end_point),
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_end_point),
     &maps__fleetengine__v1__trip_waypoint__descriptor,
     NULL,
@@ -378,9 +378,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "intermediate_destinations_version",
     25,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_intermediate_destinations_version),
     offsetof(Maps__Fleetengine__V1__Trip, intermediate_destinations_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -391,7 +391,7 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
     "last_location_snappable",
     26,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_BOOL,
+    PROTOBUF_C_TYPE_UINT64,
     offsetof(Maps__Fleetengine__V1__Trip, has_last_location_snappable),
     offsetof(Maps__Fleetengine__V1__Trip, last_location_snappable),
     NULL,
@@ -402,9 +402,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_time_to_first_waypoint",
     27,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_remaining_time_to_first_waypoint),
     offsetof(Maps__Fleetengine__V1__Trip, remaining_time_to_first_waypoint),
     &google__protobuf__duration__descriptor,
     NULL,
@@ -414,9 +414,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_traffic",
     28,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_current_route_segment_traffic),
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_traffic),
     &maps__fleetengine__v1__consumable_traffic_polyline__descriptor,
     NULL,
@@ -426,9 +426,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "remaining_waypoints_route_version",
     29,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_remaining_waypoints_route_version),
     offsetof(Maps__Fleetengine__V1__Trip, remaining_waypoints_route_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -438,9 +438,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "current_route_segment_traffic_version",
     30,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_current_route_segment_traffic_version),
     offsetof(Maps__Fleetengine__V1__Trip, current_route_segment_traffic_version),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -462,9 +462,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
   {
     "actual_pickup_arrival_point",
     32,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__Trip, n_actual_pickup_arrival_point),
     offsetof(Maps__Fleetengine__V1__Trip, actual_pickup_arrival_point),
     &maps__fleetengine__v1__stop_location__descriptor,
     NULL,
@@ -570,9 +570,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "point",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__StopLocation, n_point),
     offsetof(Maps__Fleetengine__V1__StopLocation, point),
     &google__type__lat_lng__descriptor,
     NULL,
@@ -582,9 +582,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "timestamp",
     2,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__StopLocation, n_timestamp),
     offsetof(Maps__Fleetengine__V1__StopLocation, timestamp),
     &google__protobuf__timestamp__descriptor,
     NULL,
@@ -594,9 +594,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
   {
     "stop_time",
     3,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
+    offsetof(Maps__Fleetengine__V1__StopLocation, n_stop_time),
     offsetof(Maps__Fleetengine__V1__StopLocation, stop_time),
     &google__protobuf__timestamp__descriptor,
     NULL,

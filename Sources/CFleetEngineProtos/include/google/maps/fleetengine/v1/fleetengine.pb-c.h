@@ -98,8 +98,10 @@ struct  Maps__Fleetengine__V1__TerminalPointId
 struct  Maps__Fleetengine__V1__TerminalLocation
 {
   ProtobufCMessage base;
-  Google__Type__LatLng *point;
-  Maps__Fleetengine__V1__TerminalPointId *terminal_point_id;
+  size_t n_point;
+  Google__Type__LatLng **point;
+  size_t n_terminal_point_id;
+  Maps__Fleetengine__V1__TerminalPointId **terminal_point_id;
   protobuf_c_boolean has_access_point_id;
   ProtobufCBinaryData access_point_id;
   protobuf_c_boolean has_trip_id;
@@ -109,13 +111,14 @@ struct  Maps__Fleetengine__V1__TerminalLocation
 };
 #define MAPS__FLEETENGINE__V1__TERMINAL_LOCATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__terminal_location__descriptor) \
-    , NULL, NULL, 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE }
+    , 0,NULL, 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE }
 
 
 struct  Maps__Fleetengine__V1__TripWaypoint
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__TerminalLocation *location;
+  size_t n_location;
+  Maps__Fleetengine__V1__TerminalLocation **location;
   protobuf_c_boolean has_trip_id;
   ProtobufCBinaryData trip_id;
   protobuf_c_boolean has_waypoint_type;
@@ -124,14 +127,18 @@ struct  Maps__Fleetengine__V1__TripWaypoint
   Google__Type__LatLng **path_to_waypoint;
   protobuf_c_boolean has_encoded_path_to_waypoint;
   ProtobufCBinaryData encoded_path_to_waypoint;
-  Maps__Fleetengine__V1__ConsumableTrafficPolyline *traffic_to_waypoint;
-  Google__Protobuf__Int32Value *distance_meters;
-  Google__Protobuf__Timestamp *eta;
-  Google__Protobuf__Duration *duration;
+  size_t n_traffic_to_waypoint;
+  Maps__Fleetengine__V1__ConsumableTrafficPolyline **traffic_to_waypoint;
+  size_t n_distance_meters;
+  Google__Protobuf__Int32Value **distance_meters;
+  size_t n_eta;
+  Google__Protobuf__Timestamp **eta;
+  size_t n_duration;
+  Google__Protobuf__Duration **duration;
 };
 #define MAPS__FLEETENGINE__V1__TRIP_WAYPOINT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__trip_waypoint__descriptor) \
-    , NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE, 0,NULL, 0, {0,NULL}, NULL, NULL, NULL, NULL }
+    , 0,NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE, 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 typedef enum {
@@ -152,7 +159,7 @@ struct  Maps__Fleetengine__V1__VehicleAttribute
   Maps__Fleetengine__V1__VehicleAttribute__VehicleAttributeValueCase vehicle_attribute_value_case;
   union {
     ProtobufCBinaryData string_value;
-    protobuf_c_boolean bool_value;
+    uint64_t bool_value;
     double number_value;
   };
 };
@@ -164,46 +171,74 @@ struct  Maps__Fleetengine__V1__VehicleAttribute
 struct  Maps__Fleetengine__V1__VehicleLocation
 {
   ProtobufCMessage base;
-  Google__Type__LatLng *location;
-  Google__Protobuf__DoubleValue *horizontal_accuracy;
-  Google__Protobuf__DoubleValue *latlng_accuracy;
-  Google__Protobuf__Int32Value *heading;
-  Google__Protobuf__DoubleValue *bearing_accuracy;
-  Google__Protobuf__DoubleValue *heading_accuracy;
-  Google__Protobuf__DoubleValue *altitude;
-  Google__Protobuf__DoubleValue *vertical_accuracy;
-  Google__Protobuf__DoubleValue *altitude_accuracy;
-  Google__Protobuf__Int32Value *speed_kmph;
-  Google__Protobuf__DoubleValue *speed;
-  Google__Protobuf__DoubleValue *speed_accuracy;
-  Google__Protobuf__Timestamp *update_time;
-  Google__Protobuf__Timestamp *server_time;
+  size_t n_location;
+  Google__Type__LatLng **location;
+  size_t n_horizontal_accuracy;
+  Google__Protobuf__DoubleValue **horizontal_accuracy;
+  size_t n_latlng_accuracy;
+  Google__Protobuf__DoubleValue **latlng_accuracy;
+  size_t n_heading;
+  Google__Protobuf__Int32Value **heading;
+  size_t n_bearing_accuracy;
+  Google__Protobuf__DoubleValue **bearing_accuracy;
+  size_t n_heading_accuracy;
+  Google__Protobuf__DoubleValue **heading_accuracy;
+  size_t n_altitude;
+  Google__Protobuf__DoubleValue **altitude;
+  size_t n_vertical_accuracy;
+  Google__Protobuf__DoubleValue **vertical_accuracy;
+  size_t n_altitude_accuracy;
+  Google__Protobuf__DoubleValue **altitude_accuracy;
+  size_t n_speed_kmph;
+  Google__Protobuf__Int32Value **speed_kmph;
+  size_t n_speed;
+  Google__Protobuf__DoubleValue **speed;
+  size_t n_speed_accuracy;
+  Google__Protobuf__DoubleValue **speed_accuracy;
+  size_t n_update_time;
+  Google__Protobuf__Timestamp **update_time;
+  size_t n_server_time;
+  Google__Protobuf__Timestamp **server_time;
   protobuf_c_boolean has_location_sensor;
   Maps__Fleetengine__V1__LocationSensor location_sensor;
-  Google__Protobuf__BoolValue *is_road_snapped;
-  Google__Protobuf__BoolValue *is_gps_sensor_enabled;
-  Google__Protobuf__Int32Value *time_since_update;
-  Google__Protobuf__Int32Value *num_stale_updates;
-  Google__Type__LatLng *raw_location;
-  Google__Protobuf__Timestamp *raw_location_time;
+  size_t n_is_road_snapped;
+  Google__Protobuf__BoolValue **is_road_snapped;
+  size_t n_is_gps_sensor_enabled;
+  Google__Protobuf__BoolValue **is_gps_sensor_enabled;
+  size_t n_time_since_update;
+  Google__Protobuf__Int32Value **time_since_update;
+  size_t n_num_stale_updates;
+  Google__Protobuf__Int32Value **num_stale_updates;
+  size_t n_raw_location;
+  Google__Type__LatLng **raw_location;
+  size_t n_raw_location_time;
+  Google__Protobuf__Timestamp **raw_location_time;
   protobuf_c_boolean has_raw_location_sensor;
   Maps__Fleetengine__V1__LocationSensor raw_location_sensor;
-  Google__Protobuf__DoubleValue *raw_location_accuracy;
-  Google__Type__LatLng *flp_location;
-  Google__Protobuf__Timestamp *flp_update_time;
-  Google__Protobuf__DoubleValue *flp_latlng_accuracy_meters;
-  Google__Protobuf__Int32Value *flp_heading_degrees;
-  Google__Type__LatLng *supplemental_location;
-  Google__Protobuf__Timestamp *supplemental_location_time;
+  size_t n_raw_location_accuracy;
+  Google__Protobuf__DoubleValue **raw_location_accuracy;
+  size_t n_flp_location;
+  Google__Type__LatLng **flp_location;
+  size_t n_flp_update_time;
+  Google__Protobuf__Timestamp **flp_update_time;
+  size_t n_flp_latlng_accuracy_meters;
+  Google__Protobuf__DoubleValue **flp_latlng_accuracy_meters;
+  size_t n_flp_heading_degrees;
+  Google__Protobuf__Int32Value **flp_heading_degrees;
+  size_t n_supplemental_location;
+  Google__Type__LatLng **supplemental_location;
+  size_t n_supplemental_location_time;
+  Google__Protobuf__Timestamp **supplemental_location_time;
   protobuf_c_boolean has_supplemental_location_sensor;
   Maps__Fleetengine__V1__LocationSensor supplemental_location_sensor;
-  Google__Protobuf__DoubleValue *supplemental_location_accuracy;
+  size_t n_supplemental_location_accuracy;
+  Google__Protobuf__DoubleValue **supplemental_location_accuracy;
   protobuf_c_boolean has_road_snapped;
-  protobuf_c_boolean road_snapped;
+  uint64_t road_snapped;
 };
 #define MAPS__FLEETENGINE__V1__VEHICLE_LOCATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__vehicle_location__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, NULL, NULL, NULL, NULL, NULL, NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, NULL, 0, 0 }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__LOCATION_SENSOR__UNKNOWN_SENSOR, 0,NULL, 0, 0 }
 
 
 typedef enum {
@@ -222,7 +257,7 @@ struct  Maps__Fleetengine__V1__TripAttribute
   Maps__Fleetengine__V1__TripAttribute__TripAttributeValueCase trip_attribute_value_case;
   union {
     ProtobufCBinaryData string_value;
-    protobuf_c_boolean bool_value;
+    uint64_t bool_value;
     double number_value;
   };
 };

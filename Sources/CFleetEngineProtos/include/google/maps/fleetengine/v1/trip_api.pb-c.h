@@ -44,48 +44,56 @@ typedef enum _Maps__Fleetengine__V1__ReportBillableTripRequest__SolutionType {
 struct  Maps__Fleetengine__V1__CreateTripRequest
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__RequestHeader *header;
+  size_t n_header;
+  Maps__Fleetengine__V1__RequestHeader **header;
   protobuf_c_boolean has_parent;
   ProtobufCBinaryData parent;
   protobuf_c_boolean has_trip_id;
   ProtobufCBinaryData trip_id;
-  Maps__Fleetengine__V1__Trip *trip;
+  size_t n_trip;
+  Maps__Fleetengine__V1__Trip **trip;
 };
 #define MAPS__FLEETENGINE__V1__CREATE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__create_trip_request__descriptor) \
-    , NULL, 0, {0,NULL}, 0, {0,NULL}, NULL }
+    , 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__GetTripRequest
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__RequestHeader *header;
+  size_t n_header;
+  Maps__Fleetengine__V1__RequestHeader **header;
   protobuf_c_boolean has_name;
   ProtobufCBinaryData name;
   protobuf_c_boolean has_view;
   Maps__Fleetengine__V1__TripView view;
-  Google__Protobuf__Timestamp *current_route_segment_version;
-  Google__Protobuf__Timestamp *remaining_waypoints_version;
+  size_t n_current_route_segment_version;
+  Google__Protobuf__Timestamp **current_route_segment_version;
+  size_t n_remaining_waypoints_version;
+  Google__Protobuf__Timestamp **remaining_waypoints_version;
   protobuf_c_boolean has_route_format_type;
   Maps__Fleetengine__V1__PolylineFormatType route_format_type;
-  Google__Protobuf__Timestamp *current_route_segment_traffic_version;
-  Google__Protobuf__Timestamp *remaining_waypoints_route_version;
+  size_t n_current_route_segment_traffic_version;
+  Google__Protobuf__Timestamp **current_route_segment_traffic_version;
+  size_t n_remaining_waypoints_route_version;
+  Google__Protobuf__Timestamp **remaining_waypoints_route_version;
 };
 #define MAPS__FLEETENGINE__V1__GET_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__get_trip_request__descriptor) \
-    , NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, NULL, NULL, 0, MAPS__FLEETENGINE__V1__POLYLINE_FORMAT_TYPE__UNKNOWN_FORMAT_TYPE, NULL, NULL }
+    , 0,NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__POLYLINE_FORMAT_TYPE__UNKNOWN_FORMAT_TYPE, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__DeleteTripRequest
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__RequestHeader *header;
+  size_t n_header;
+  Maps__Fleetengine__V1__RequestHeader **header;
   protobuf_c_boolean has_name;
   ProtobufCBinaryData name;
 };
 #define MAPS__FLEETENGINE__V1__DELETE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__delete_trip_request__descriptor) \
-    , NULL, 0, {0,NULL} }
+    , 0,NULL, 0, {0,NULL} }
 
 
 struct  Maps__Fleetengine__V1__ReportBillableTripRequest
@@ -110,36 +118,41 @@ struct  Maps__Fleetengine__V1__ReportBillableTripRequest
 struct  Maps__Fleetengine__V1__UpdateTripRequest
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__RequestHeader *header;
+  size_t n_header;
+  Maps__Fleetengine__V1__RequestHeader **header;
   protobuf_c_boolean has_name;
   ProtobufCBinaryData name;
-  Maps__Fleetengine__V1__Trip *trip;
-  Google__Protobuf__FieldMask *update_mask;
+  size_t n_trip;
+  Maps__Fleetengine__V1__Trip **trip;
+  size_t n_update_mask;
+  Google__Protobuf__FieldMask **update_mask;
 };
 #define MAPS__FLEETENGINE__V1__UPDATE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__update_trip_request__descriptor) \
-    , NULL, 0, {0,NULL}, NULL, NULL }
+    , 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__SearchTripsRequest
 {
   ProtobufCMessage base;
-  Maps__Fleetengine__V1__RequestHeader *header;
+  size_t n_header;
+  Maps__Fleetengine__V1__RequestHeader **header;
   protobuf_c_boolean has_parent;
   ProtobufCBinaryData parent;
   protobuf_c_boolean has_vehicle_id;
   ProtobufCBinaryData vehicle_id;
   protobuf_c_boolean has_active_trips_only;
-  protobuf_c_boolean active_trips_only;
+  uint64_t active_trips_only;
   protobuf_c_boolean has_page_size;
   int32_t page_size;
   protobuf_c_boolean has_page_token;
   ProtobufCBinaryData page_token;
-  Google__Protobuf__Duration *minimum_staleness;
+  size_t n_minimum_staleness;
+  Google__Protobuf__Duration **minimum_staleness;
 };
 #define MAPS__FLEETENGINE__V1__SEARCH_TRIPS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__search_trips_request__descriptor) \
-    , NULL, 0, {0,NULL}, 0, {0,NULL}, 0, 0, 0, 0, 0, {0,NULL}, NULL }
+    , 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0, 0, 0, 0, 0, {0,NULL}, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__SearchTripsResponse

@@ -68,22 +68,30 @@ struct  Maps__Fleetengine__V1__Trip
   Maps__Fleetengine__V1__TripStatus trip_status;
   protobuf_c_boolean has_trip_type;
   Maps__Fleetengine__V1__TripType trip_type;
-  Maps__Fleetengine__V1__TerminalLocation *pickup_point;
-  Maps__Fleetengine__V1__StopLocation *actual_pickup_point;
-  Maps__Fleetengine__V1__StopLocation *actual_pickup_arrival_point;
-  Google__Protobuf__Timestamp *pickup_time;
+  size_t n_pickup_point;
+  Maps__Fleetengine__V1__TerminalLocation **pickup_point;
+  size_t n_actual_pickup_point;
+  Maps__Fleetengine__V1__StopLocation **actual_pickup_point;
+  size_t n_actual_pickup_arrival_point;
+  Maps__Fleetengine__V1__StopLocation **actual_pickup_arrival_point;
+  size_t n_pickup_time;
+  Google__Protobuf__Timestamp **pickup_time;
   size_t n_intermediate_destinations;
   Maps__Fleetengine__V1__TerminalLocation **intermediate_destinations;
-  Google__Protobuf__Timestamp *intermediate_destinations_version;
+  size_t n_intermediate_destinations_version;
+  Google__Protobuf__Timestamp **intermediate_destinations_version;
   protobuf_c_boolean has_intermediate_destination_index;
   int32_t intermediate_destination_index;
   size_t n_actual_intermediate_destination_arrival_points;
   Maps__Fleetengine__V1__StopLocation **actual_intermediate_destination_arrival_points;
   size_t n_actual_intermediate_destinations;
   Maps__Fleetengine__V1__StopLocation **actual_intermediate_destinations;
-  Maps__Fleetengine__V1__TerminalLocation *dropoff_point;
-  Maps__Fleetengine__V1__StopLocation *actual_dropoff_point;
-  Google__Protobuf__Timestamp *dropoff_time;
+  size_t n_dropoff_point;
+  Maps__Fleetengine__V1__TerminalLocation **dropoff_point;
+  size_t n_actual_dropoff_point;
+  Maps__Fleetengine__V1__StopLocation **actual_dropoff_point;
+  size_t n_dropoff_time;
+  Google__Protobuf__Timestamp **dropoff_time;
   size_t n_remaining_waypoints;
   Maps__Fleetengine__V1__TripWaypoint **remaining_waypoints;
   size_t n_vehicle_waypoints;
@@ -92,20 +100,30 @@ struct  Maps__Fleetengine__V1__Trip
   Google__Type__LatLng **route;
   protobuf_c_boolean has_current_route_segment;
   ProtobufCBinaryData current_route_segment;
-  Google__Protobuf__Timestamp *current_route_segment_version;
-  Maps__Fleetengine__V1__ConsumableTrafficPolyline *current_route_segment_traffic;
-  Google__Protobuf__Timestamp *current_route_segment_traffic_version;
-  Maps__Fleetengine__V1__TripWaypoint *current_route_segment_end_point;
-  Google__Protobuf__Int32Value *remaining_distance_meters;
-  Google__Protobuf__Timestamp *eta_to_first_waypoint;
-  Google__Protobuf__Duration *remaining_time_to_first_waypoint;
-  Google__Protobuf__Timestamp *remaining_waypoints_version;
-  Google__Protobuf__Timestamp *remaining_waypoints_route_version;
+  size_t n_current_route_segment_version;
+  Google__Protobuf__Timestamp **current_route_segment_version;
+  size_t n_current_route_segment_traffic;
+  Maps__Fleetengine__V1__ConsumableTrafficPolyline **current_route_segment_traffic;
+  size_t n_current_route_segment_traffic_version;
+  Google__Protobuf__Timestamp **current_route_segment_traffic_version;
+  size_t n_current_route_segment_end_point;
+  Maps__Fleetengine__V1__TripWaypoint **current_route_segment_end_point;
+  size_t n_remaining_distance_meters;
+  Google__Protobuf__Int32Value **remaining_distance_meters;
+  size_t n_eta_to_first_waypoint;
+  Google__Protobuf__Timestamp **eta_to_first_waypoint;
+  size_t n_remaining_time_to_first_waypoint;
+  Google__Protobuf__Duration **remaining_time_to_first_waypoint;
+  size_t n_remaining_waypoints_version;
+  Google__Protobuf__Timestamp **remaining_waypoints_version;
+  size_t n_remaining_waypoints_route_version;
+  Google__Protobuf__Timestamp **remaining_waypoints_route_version;
   protobuf_c_boolean has_number_of_passengers;
   int32_t number_of_passengers;
-  Maps__Fleetengine__V1__VehicleLocation *last_location;
+  size_t n_last_location;
+  Maps__Fleetengine__V1__VehicleLocation **last_location;
   protobuf_c_boolean has_last_location_snappable;
-  protobuf_c_boolean last_location_snappable;
+  uint64_t last_location_snappable;
   protobuf_c_boolean has_view;
   Maps__Fleetengine__V1__TripView view;
   size_t n_attributes;
@@ -113,19 +131,22 @@ struct  Maps__Fleetengine__V1__Trip
 };
 #define MAPS__FLEETENGINE__V1__TRIP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__trip__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_STATUS__UNKNOWN_TRIP_STATUS, 0, MAPS__FLEETENGINE__V1__TRIP_TYPE__UNKNOWN_TRIP_TYPE, NULL, NULL, NULL, NULL, 0,NULL, NULL, 0, 0, 0,NULL, 0,NULL, NULL, NULL, NULL, 0,NULL, 0,NULL, 0,NULL, 0, {0,NULL}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL }
+    , 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_STATUS__UNKNOWN_TRIP_STATUS, 0, MAPS__FLEETENGINE__V1__TRIP_TYPE__UNKNOWN_TRIP_TYPE, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0, 0, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__StopLocation
 {
   ProtobufCMessage base;
-  Google__Type__LatLng *point;
-  Google__Protobuf__Timestamp *timestamp;
-  Google__Protobuf__Timestamp *stop_time;
+  size_t n_point;
+  Google__Type__LatLng **point;
+  size_t n_timestamp;
+  Google__Protobuf__Timestamp **timestamp;
+  size_t n_stop_time;
+  Google__Protobuf__Timestamp **stop_time;
 };
 #define MAPS__FLEETENGINE__V1__STOP_LOCATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__stop_location__descriptor) \
-    , NULL, NULL, NULL }
+    , 0,NULL, 0,NULL, 0,NULL }
 
 
 /* Maps__Fleetengine__V1__Trip methods */

@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks live in their own package so that the main package never depends on
+// swift-protobuf or the benchmark tool.
+//
+//     swift package --package-path Benchmarks benchmark
+//
+// BENCHMARKS.md at the repository root has the numbers and the exact command that made them.
+
+// SwiftPM names a path dependency after its folder, and a clone's folder can have any name, so the
+// name the products below refer to is read off the parent folder of this package.
+let codecPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map { $0.lowercased() } ?? "main"
+
+let package = Package(
+    name: "swift-fleet-engine-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // apple/swift-protobuf's generated types for Protos/, made by Scripts/generate-benchmark-models.sh.
+        .target(
+            name: "SwiftProtobufModels",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
+        // protobuf-c called from C, with nothing of ours in between.
+        .target(
+            name: "CRawProtobufC",
+            dependencies: [.product(name: "CFleetEngineProtos", package: codecPackage)]
+        ),
+        // Fixture loading and the check that every implementation reads the fixtures alike.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "SwiftProtobufModels",
+                "CRawProtobufC",
+            ]
+        ),
+        // A plain loop over one operation, to run under `valgrind --tool=callgrind` or `perf`.
+        .executableTarget(
+            name: "CodecProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "SwiftProtobufModels",
+                "CRawProtobufC",
+            ]
+        ),
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "SwiftProtobufModels",
+                "CRawProtobufC",
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

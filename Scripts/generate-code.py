@@ -86,6 +86,10 @@ def with_protobuf_c_options(fds):
                 field.options.packed = True
             if field.type == descriptor_pb2.FieldDescriptorProto.TYPE_BOOL:
                 field.type = descriptor_pb2.FieldDescriptorProto.TYPE_UINT64
+            if field.type_name == ".google.type.LatLng" and not field.HasField("oneof_index"):
+                field.type = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
+                field.ClearField("type_name")
+                field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
             singular = field.label == descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL
             if singular and field.type == descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE and not field.HasField(
                 "oneof_index"

@@ -157,6 +157,11 @@ class Field:
         return self.is_message and self.repeated and self.registry.messages[self.type_name].is_map_entry
 
     @property
+    def is_point_bytes(self):
+        """A LatLng field, which the C rendering carries as bytes (see generate-code.py)."""
+        return self.is_message and self.type_name == "google.type.LatLng" and self.oneof is None
+
+    @property
     def is_wrapper(self):
         return self.is_message and not self.repeated and self.type_name in WRAPPERS
 
@@ -594,6 +599,12 @@ def write_decode(w, message, registry):
                                decode_scalar(value, "entry.pointee.value")), 4)
             w("}", 3)
             w("}", 2)
+        elif field.is_point_bytes and field.repeated:
+            w(T + "%s = try context.points(%s, count: c.pointee.n_%s)" % (field.swift, src, field.c), 2)
+        elif field.is_point_bytes:
+            w("if let point = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
+            w(T + "%s = try context.point(point)" % field.swift, 3)
+            w("}", 2)
         elif field.repeated and field.is_message:
             w(T + "%s = try context.messages(%s, count: c.pointee.n_%s)" % (field.swift, src, field.c), 2)
         elif field.repeated and field.type in (F.TYPE_STRING, F.TYPE_BYTES):
@@ -664,6 +675,16 @@ def write_encode(w, message, registry):
             w("}", 3)
             w("c.pointee.n_%s = %s.count" % (field.c, field.swift), 3)
             w("%s = entries" % dst, 3)
+            w("}", 2)
+        elif field.is_point_bytes and field.repeated:
+            w("if !%s.isEmpty {" % field.swift, 2)
+            w("c.pointee.n_%s = %s.count" % (field.c, field.swift), 3)
+            w("%s = arena.values(%s) { arena.point($0) }" % (dst, field.swift), 3)
+            w("}", 2)
+        elif field.is_point_bytes:
+            w("if let value = %s {" % field.swift, 2)
+            w("c.pointee.n_%s = 1" % field.c, 3)
+            w("%s = arena.values([value]) { arena.point($0) }" % dst, 3)
             w("}", 2)
         elif field.repeated and field.is_message:
             w("if !%s.isEmpty {" % field.swift, 2)

@@ -99,6 +99,29 @@ enum BinaryDecoding {
         )
     }
 
+    /// Decodes a message that the C rendering carried as bytes inside another (see
+    /// `CDecodeContext.point`), within the outer decode: a fault is reported unlocated, and the outer
+    /// decoder's scanner then locates it.
+    static func decodeEmbedded<M: CBackedMessage>(
+        _ type: M.Type,
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        rewritten: Bool
+    ) throws(CodecError) -> M {
+        do throws(Failure) {
+            return try unpack(M.self, buffer, rewritten: rewritten)
+        } catch {
+            switch error {
+            case .conversion(let conversionError):
+                throw conversionError
+            case .refused(exhausted: true):
+                throw memoryError(M.self, size: buffer.count)
+            case .refused(exhausted: false), .repeatedOccurrences:
+                throw CodecError(
+                    code: .rejectedByProtobufC, message: "protobuf-c refused an embedded \(M.protoMessageName)")
+            }
+        }
+    }
+
     /// protobuf-c's structs for a message are a bounded multiple of its size (an empty sub-message
     /// costs 2 bytes on the wire and a pointer plus a struct in memory); this caps that multiple.
     static func arenaLimit(for size: Int) -> Int {

@@ -34,6 +34,16 @@ struct CDecodeContext {
         return occurrences[count - 1]
     }
 
+    /// The one occurrence of a singular field carried as bytes, noting when there were several.
+    mutating func lastOccurrence(
+        _ occurrences: UnsafeMutablePointer<ProtobufCBinaryData>?,
+        count: Int
+    ) -> ProtobufCBinaryData? {
+        guard count > 0, let occurrences else { return nil }
+        if count > 1 { sawRepeatedOccurrences = true }
+        return occurrences[count - 1]
+    }
+
     func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
         if data.len == 0 { return [] }
         return Array(UnsafeBufferPointer(start: data.data, count: data.len))

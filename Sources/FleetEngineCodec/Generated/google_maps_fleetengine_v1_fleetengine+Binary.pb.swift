@@ -165,8 +165,8 @@ extension TerminalLocation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
-            self.point = try LatLng(cMessage: value, context: &context)
+        if let point = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
+            self.point = try context.point(point)
         }
         if let value = context.lastOccurrence(c.pointee.terminal_point_id, count: c.pointee.n_terminal_point_id) {
             self.terminalPointID = try TerminalPointId(cMessage: value, context: &context)
@@ -184,7 +184,7 @@ extension TerminalLocation: CBackedMessage {
         maps__fleetengine__v1__terminal_location__init(c)
         if let value = point {
             c.pointee.n_point = 1
-            c.pointee.point = arena.single(arena.message(value))
+            c.pointee.point = arena.values([value]) { arena.point($0) }
         }
         if let value = terminalPointID {
             c.pointee.n_terminal_point_id = 1
@@ -288,7 +288,7 @@ extension TripWaypoint: CBackedMessage {
         }
         fields.tripID = try context.string(c.pointee.trip_id)
         fields.waypointType = WaypointType(rawValue: Int32(truncatingIfNeeded: c.pointee.waypoint_type.rawValue))
-        fields.pathToWaypoint = try context.messages(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
+        fields.pathToWaypoint = try context.points(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
         fields.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
         if let value = context.lastOccurrence(c.pointee.traffic_to_waypoint, count: c.pointee.n_traffic_to_waypoint) {
             fields.trafficToWaypoint = try ConsumableTrafficPolyline(cMessage: value, context: &context)
@@ -324,7 +324,7 @@ extension TripWaypoint: CBackedMessage {
         }
         if !pathToWaypoint.isEmpty {
             c.pointee.n_path_to_waypoint = pathToWaypoint.count
-            c.pointee.path_to_waypoint = arena.messages(pathToWaypoint)
+            c.pointee.path_to_waypoint = arena.values(pathToWaypoint) { arena.point($0) }
         }
         if !encodedPathToWaypoint.isEmpty {
             c.pointee.has_encoded_path_to_waypoint = 1
@@ -585,8 +585,8 @@ extension VehicleLocation: CBackedMessage {
         throws(CodecError)
     {
         var fields = Fields()
-        if let value = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
-            fields.location = try LatLng(cMessage: value, context: &context)
+        if let point = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
+            fields.location = try context.point(point)
         }
         if let wrapper = context.lastOccurrence(c.pointee.horizontal_accuracy, count: c.pointee.n_horizontal_accuracy) {
             fields.horizontalAccuracy = wrapper.pointee.value
@@ -642,8 +642,8 @@ extension VehicleLocation: CBackedMessage {
         if let wrapper = context.lastOccurrence(c.pointee.num_stale_updates, count: c.pointee.n_num_stale_updates) {
             fields.numStaleUpdates = wrapper.pointee.value
         }
-        if let value = context.lastOccurrence(c.pointee.raw_location, count: c.pointee.n_raw_location) {
-            fields.rawLocation = try LatLng(cMessage: value, context: &context)
+        if let point = context.lastOccurrence(c.pointee.raw_location, count: c.pointee.n_raw_location) {
+            fields.rawLocation = try context.point(point)
         }
         if let value = context.lastOccurrence(c.pointee.raw_location_time, count: c.pointee.n_raw_location_time) {
             fields.rawLocationTime = try Timestamp(cMessage: value, context: &context)
@@ -655,8 +655,8 @@ extension VehicleLocation: CBackedMessage {
         {
             fields.rawLocationAccuracy = wrapper.pointee.value
         }
-        if let value = context.lastOccurrence(c.pointee.flp_location, count: c.pointee.n_flp_location) {
-            fields.flpLocation = try LatLng(cMessage: value, context: &context)
+        if let point = context.lastOccurrence(c.pointee.flp_location, count: c.pointee.n_flp_location) {
+            fields.flpLocation = try context.point(point)
         }
         if let value = context.lastOccurrence(c.pointee.flp_update_time, count: c.pointee.n_flp_update_time) {
             fields.flpUpdateTime = try Timestamp(cMessage: value, context: &context)
@@ -669,9 +669,9 @@ extension VehicleLocation: CBackedMessage {
         if let wrapper = context.lastOccurrence(c.pointee.flp_heading_degrees, count: c.pointee.n_flp_heading_degrees) {
             fields.flpHeadingDegrees = wrapper.pointee.value
         }
-        if let value = context.lastOccurrence(c.pointee.supplemental_location, count: c.pointee.n_supplemental_location)
+        if let point = context.lastOccurrence(c.pointee.supplemental_location, count: c.pointee.n_supplemental_location)
         {
-            fields.supplementalLocation = try LatLng(cMessage: value, context: &context)
+            fields.supplementalLocation = try context.point(point)
         }
         if let value = context.lastOccurrence(
             c.pointee.supplemental_location_time, count: c.pointee.n_supplemental_location_time)
@@ -696,7 +696,7 @@ extension VehicleLocation: CBackedMessage {
         maps__fleetengine__v1__vehicle_location__init(c)
         if let value = location {
             c.pointee.n_location = 1
-            c.pointee.location = arena.single(arena.message(value))
+            c.pointee.location = arena.values([value]) { arena.point($0) }
         }
         if let value = horizontalAccuracy {
             let wrapper = arena.allocate(Google__Protobuf__DoubleValue.self)
@@ -862,7 +862,7 @@ extension VehicleLocation: CBackedMessage {
         }
         if let value = rawLocation {
             c.pointee.n_raw_location = 1
-            c.pointee.raw_location = arena.single(arena.message(value))
+            c.pointee.raw_location = arena.values([value]) { arena.point($0) }
         }
         if let value = rawLocationTime {
             c.pointee.n_raw_location_time = 1
@@ -884,7 +884,7 @@ extension VehicleLocation: CBackedMessage {
         }
         if let value = flpLocation {
             c.pointee.n_flp_location = 1
-            c.pointee.flp_location = arena.single(arena.message(value))
+            c.pointee.flp_location = arena.values([value]) { arena.point($0) }
         }
         if let value = flpUpdateTime {
             c.pointee.n_flp_update_time = 1
@@ -912,7 +912,7 @@ extension VehicleLocation: CBackedMessage {
         }
         if let value = supplementalLocation {
             c.pointee.n_supplemental_location = 1
-            c.pointee.supplemental_location = arena.single(arena.message(value))
+            c.pointee.supplemental_location = arena.values([value]) { arena.point($0) }
         }
         if let value = supplementalLocationTime {
             c.pointee.n_supplemental_location_time = 1

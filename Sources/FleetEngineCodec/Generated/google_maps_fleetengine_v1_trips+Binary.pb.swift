@@ -176,7 +176,7 @@ extension Trip: CBackedMessage {
             c.pointee.remaining_waypoints, count: c.pointee.n_remaining_waypoints)
         fields.vehicleWaypoints = try context.messages(
             c.pointee.vehicle_waypoints, count: c.pointee.n_vehicle_waypoints)
-        fields.route = try context.messages(c.pointee.route, count: c.pointee.n_route)
+        fields.route = try context.points(c.pointee.route, count: c.pointee.n_route)
         fields.currentRouteSegment = try context.string(c.pointee.current_route_segment)
         if let value = context.lastOccurrence(
             c.pointee.current_route_segment_version, count: c.pointee.n_current_route_segment_version)
@@ -313,7 +313,7 @@ extension Trip: CBackedMessage {
         }
         if !route.isEmpty {
             c.pointee.n_route = route.count
-            c.pointee.route = arena.messages(route)
+            c.pointee.route = arena.values(route) { arena.point($0) }
         }
         if !currentRouteSegment.isEmpty {
             c.pointee.has_current_route_segment = 1
@@ -450,8 +450,8 @@ extension StopLocation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        if let value = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
-            self.point = try LatLng(cMessage: value, context: &context)
+        if let point = context.lastOccurrence(c.pointee.point, count: c.pointee.n_point) {
+            self.point = try context.point(point)
         }
         if let value = context.lastOccurrence(c.pointee.timestamp, count: c.pointee.n_timestamp) {
             self.timestamp = try Timestamp(cMessage: value, context: &context)
@@ -468,7 +468,7 @@ extension StopLocation: CBackedMessage {
         maps__fleetengine__v1__stop_location__init(c)
         if let value = point {
             c.pointee.n_point = 1
-            c.pointee.point = arena.single(arena.message(value))
+            c.pointee.point = arena.values([value]) { arena.point($0) }
         }
         if let value = timestamp {
             c.pointee.n_timestamp = 1

@@ -347,10 +347,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__terminal_location__
     "point",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__TerminalLocation, n_point),
     offsetof(Maps__Fleetengine__V1__TerminalLocation, point),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -473,10 +473,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip_waypoint__fiel
     "path_to_waypoint",
     4,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__TripWaypoint, n_path_to_waypoint),
     offsetof(Maps__Fleetengine__V1__TripWaypoint, path_to_waypoint),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -670,10 +670,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
     "location",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__VehicleLocation, n_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, location),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -850,10 +850,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
     "raw_location",
     16,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__VehicleLocation, n_raw_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, raw_location),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -874,10 +874,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
     "supplemental_location",
     18,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__VehicleLocation, n_supplemental_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, supplemental_location),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1006,10 +1006,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__vehicle_location__f
     "flp_location",
     29,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__VehicleLocation, n_flp_location),
     offsetof(Maps__Fleetengine__V1__VehicleLocation, flp_location),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -199,10 +199,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__trip__field_descrip
     "route",
     9,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__Trip, n_route),
     offsetof(Maps__Fleetengine__V1__Trip, route),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -571,10 +571,10 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__stop_location__fiel
     "point",
     1,
     PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
+    PROTOBUF_C_TYPE_BYTES,
     offsetof(Maps__Fleetengine__V1__StopLocation, n_point),
     offsetof(Maps__Fleetengine__V1__StopLocation, point),
-    &google__type__lat_lng__descriptor,
+    NULL,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

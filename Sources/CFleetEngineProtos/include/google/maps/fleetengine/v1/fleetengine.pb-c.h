@@ -99,7 +99,7 @@ struct  Maps__Fleetengine__V1__TerminalLocation
 {
   ProtobufCMessage base;
   size_t n_point;
-  Google__Type__LatLng **point;
+  ProtobufCBinaryData *point;
   size_t n_terminal_point_id;
   Maps__Fleetengine__V1__TerminalPointId **terminal_point_id;
   protobuf_c_boolean has_access_point_id;
@@ -124,7 +124,7 @@ struct  Maps__Fleetengine__V1__TripWaypoint
   protobuf_c_boolean has_waypoint_type;
   Maps__Fleetengine__V1__WaypointType waypoint_type;
   size_t n_path_to_waypoint;
-  Google__Type__LatLng **path_to_waypoint;
+  ProtobufCBinaryData *path_to_waypoint;
   protobuf_c_boolean has_encoded_path_to_waypoint;
   ProtobufCBinaryData encoded_path_to_waypoint;
   size_t n_traffic_to_waypoint;
@@ -172,7 +172,7 @@ struct  Maps__Fleetengine__V1__VehicleLocation
 {
   ProtobufCMessage base;
   size_t n_location;
-  Google__Type__LatLng **location;
+  ProtobufCBinaryData *location;
   size_t n_horizontal_accuracy;
   Google__Protobuf__DoubleValue **horizontal_accuracy;
   size_t n_latlng_accuracy;
@@ -210,7 +210,7 @@ struct  Maps__Fleetengine__V1__VehicleLocation
   size_t n_num_stale_updates;
   Google__Protobuf__Int32Value **num_stale_updates;
   size_t n_raw_location;
-  Google__Type__LatLng **raw_location;
+  ProtobufCBinaryData *raw_location;
   size_t n_raw_location_time;
   Google__Protobuf__Timestamp **raw_location_time;
   protobuf_c_boolean has_raw_location_sensor;
@@ -218,7 +218,7 @@ struct  Maps__Fleetengine__V1__VehicleLocation
   size_t n_raw_location_accuracy;
   Google__Protobuf__DoubleValue **raw_location_accuracy;
   size_t n_flp_location;
-  Google__Type__LatLng **flp_location;
+  ProtobufCBinaryData *flp_location;
   size_t n_flp_update_time;
   Google__Protobuf__Timestamp **flp_update_time;
   size_t n_flp_latlng_accuracy_meters;
@@ -226,7 +226,7 @@ struct  Maps__Fleetengine__V1__VehicleLocation
   size_t n_flp_heading_degrees;
   Google__Protobuf__Int32Value **flp_heading_degrees;
   size_t n_supplemental_location;
-  Google__Type__LatLng **supplemental_location;
+  ProtobufCBinaryData *supplemental_location;
   size_t n_supplemental_location_time;
   Google__Protobuf__Timestamp **supplemental_location_time;
   protobuf_c_boolean has_supplemental_location_sensor;

@@ -97,7 +97,7 @@ struct  Maps__Fleetengine__V1__Trip
   size_t n_vehicle_waypoints;
   Maps__Fleetengine__V1__TripWaypoint **vehicle_waypoints;
   size_t n_route;
-  Google__Type__LatLng **route;
+  ProtobufCBinaryData *route;
   protobuf_c_boolean has_current_route_segment;
   ProtobufCBinaryData current_route_segment;
   size_t n_current_route_segment_version;
@@ -138,7 +138,7 @@ struct  Maps__Fleetengine__V1__StopLocation
 {
   ProtobufCMessage base;
   size_t n_point;
-  Google__Type__LatLng **point;
+  ProtobufCBinaryData *point;
   size_t n_timestamp;
   Google__Protobuf__Timestamp **timestamp;
   size_t n_stop_time;

@@ -885,7 +885,7 @@ def write_json_members(w, message, registry):
     w("func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {", 1)
     # Field-number order, as Google's printer writes members.
     for field in sorted(message.fields, key=lambda f: f.number):
-        name = 'w.name("%s", "%s")' % (field.json_name, field.name)
+        name = 'w.member(",\\"%s\\":", ",\\"%s\\":")' % (field.json_name, field.name)
         cond = json_is_set(field)
         if field.oneof is not None:
             w("if case .%s(let value) = %s {" % (field.swift, field.oneof.swift), 2)

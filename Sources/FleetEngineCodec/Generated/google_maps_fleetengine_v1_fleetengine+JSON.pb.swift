@@ -4,15 +4,15 @@
 extension TerminalPointId: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if case .placeID(let value) = id {
-            w.name("placeId", "place_id")
+            w.member(",\"placeId\":", ",\"place_id\":")
             w.string(value)
         }
         if case .generatedID(let value) = id {
-            w.name("generatedId", "generated_id")
+            w.member(",\"generatedId\":", ",\"generated_id\":")
             w.string(value)
         }
         if !value.isEmpty {
-            w.name("value", "value")
+            w.member(",\"value\":", ",\"value\":")
             w.string(value)
         }
     }
@@ -55,23 +55,23 @@ extension TerminalPointId: JSONCodableMessage {
 extension TerminalLocation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = point {
-            w.name("point", "point")
+            w.member(",\"point\":", ",\"point\":")
             try value.writeJSON(&w)
         }
         if let value = terminalPointID {
-            w.name("terminalPointId", "terminal_point_id")
+            w.member(",\"terminalPointId\":", ",\"terminal_point_id\":")
             try value.writeJSON(&w)
         }
         if !accessPointID.isEmpty {
-            w.name("accessPointId", "access_point_id")
+            w.member(",\"accessPointId\":", ",\"access_point_id\":")
             w.string(accessPointID)
         }
         if !tripID.isEmpty {
-            w.name("tripId", "trip_id")
+            w.member(",\"tripId\":", ",\"trip_id\":")
             w.string(tripID)
         }
         if terminalLocationType.rawValue != 0 {
-            w.name("terminalLocationType", "terminal_location_type")
+            w.member(",\"terminalLocationType\":", ",\"terminal_location_type\":")
             w.enumValue(name: terminalLocationType.protoName, rawValue: terminalLocationType.rawValue)
         }
     }
@@ -120,19 +120,19 @@ extension TerminalLocation: JSONCodableMessage {
 extension TripWaypoint: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = location {
-            w.name("location", "location")
+            w.member(",\"location\":", ",\"location\":")
             try value.writeJSON(&w)
         }
         if !tripID.isEmpty {
-            w.name("tripId", "trip_id")
+            w.member(",\"tripId\":", ",\"trip_id\":")
             w.string(tripID)
         }
         if waypointType.rawValue != 0 {
-            w.name("waypointType", "waypoint_type")
+            w.member(",\"waypointType\":", ",\"waypoint_type\":")
             w.enumValue(name: waypointType.protoName, rawValue: waypointType.rawValue)
         }
         if !pathToWaypoint.isEmpty {
-            w.name("pathToWaypoint", "path_to_waypoint")
+            w.member(",\"pathToWaypoint\":", ",\"path_to_waypoint\":")
             w.beginArray()
             for value in pathToWaypoint {
                 w.arrayElement()
@@ -141,23 +141,23 @@ extension TripWaypoint: JSONCodableMessage {
             w.endArray()
         }
         if !encodedPathToWaypoint.isEmpty {
-            w.name("encodedPathToWaypoint", "encoded_path_to_waypoint")
+            w.member(",\"encodedPathToWaypoint\":", ",\"encoded_path_to_waypoint\":")
             w.string(encodedPathToWaypoint)
         }
         if let value = distanceMeters {
-            w.name("distanceMeters", "distance_meters")
+            w.member(",\"distanceMeters\":", ",\"distance_meters\":")
             w.int32(value)
         }
         if let value = eta {
-            w.name("eta", "eta")
+            w.member(",\"eta\":", ",\"eta\":")
             try value.writeJSON(&w)
         }
         if let value = duration {
-            w.name("duration", "duration")
+            w.member(",\"duration\":", ",\"duration\":")
             try value.writeJSON(&w)
         }
         if let value = trafficToWaypoint {
-            w.name("trafficToWaypoint", "traffic_to_waypoint")
+            w.member(",\"trafficToWaypoint\":", ",\"traffic_to_waypoint\":")
             try value.writeJSON(&w)
         }
     }
@@ -232,23 +232,23 @@ extension TripWaypoint: JSONCodableMessage {
 extension VehicleAttribute: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !key.isEmpty {
-            w.name("key", "key")
+            w.member(",\"key\":", ",\"key\":")
             w.string(key)
         }
         if !value.isEmpty {
-            w.name("value", "value")
+            w.member(",\"value\":", ",\"value\":")
             w.string(value)
         }
         if case .stringValue(let value) = vehicleAttributeValue {
-            w.name("stringValue", "string_value")
+            w.member(",\"stringValue\":", ",\"string_value\":")
             w.string(value)
         }
         if case .boolValue(let value) = vehicleAttributeValue {
-            w.name("boolValue", "bool_value")
+            w.member(",\"boolValue\":", ",\"bool_value\":")
             w.bool(value)
         }
         if case .numberValue(let value) = vehicleAttributeValue {
-            w.name("numberValue", "number_value")
+            w.member(",\"numberValue\":", ",\"number_value\":")
             w.double(value)
         }
     }
@@ -310,131 +310,131 @@ extension VehicleAttribute: JSONCodableMessage {
 extension VehicleLocation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = location {
-            w.name("location", "location")
+            w.member(",\"location\":", ",\"location\":")
             try value.writeJSON(&w)
         }
         if let value = heading {
-            w.name("heading", "heading")
+            w.member(",\"heading\":", ",\"heading\":")
             w.int32(value)
         }
         if let value = speedKmph {
-            w.name("speedKmph", "speed_kmph")
+            w.member(",\"speedKmph\":", ",\"speed_kmph\":")
             w.int32(value)
         }
         if let value = updateTime {
-            w.name("updateTime", "update_time")
+            w.member(",\"updateTime\":", ",\"update_time\":")
             try value.writeJSON(&w)
         }
         if let value = altitude {
-            w.name("altitude", "altitude")
+            w.member(",\"altitude\":", ",\"altitude\":")
             w.double(value)
         }
         if let value = speed {
-            w.name("speed", "speed")
+            w.member(",\"speed\":", ",\"speed\":")
             w.double(value)
         }
         if let value = speedAccuracy {
-            w.name("speedAccuracy", "speed_accuracy")
+            w.member(",\"speedAccuracy\":", ",\"speed_accuracy\":")
             w.double(value)
         }
         if let value = horizontalAccuracy {
-            w.name("horizontalAccuracy", "horizontal_accuracy")
+            w.member(",\"horizontalAccuracy\":", ",\"horizontal_accuracy\":")
             w.double(value)
         }
         if let value = verticalAccuracy {
-            w.name("verticalAccuracy", "vertical_accuracy")
+            w.member(",\"verticalAccuracy\":", ",\"vertical_accuracy\":")
             w.double(value)
         }
         if let value = bearingAccuracy {
-            w.name("bearingAccuracy", "bearing_accuracy")
+            w.member(",\"bearingAccuracy\":", ",\"bearing_accuracy\":")
             w.double(value)
         }
         if locationSensor.rawValue != 0 {
-            w.name("locationSensor", "location_sensor")
+            w.member(",\"locationSensor\":", ",\"location_sensor\":")
             w.enumValue(name: locationSensor.protoName, rawValue: locationSensor.rawValue)
         }
         if let value = isGpsSensorEnabled {
-            w.name("isGpsSensorEnabled", "is_gps_sensor_enabled")
+            w.member(",\"isGpsSensorEnabled\":", ",\"is_gps_sensor_enabled\":")
             w.bool(value)
         }
         if let value = serverTime {
-            w.name("serverTime", "server_time")
+            w.member(",\"serverTime\":", ",\"server_time\":")
             try value.writeJSON(&w)
         }
         if let value = timeSinceUpdate {
-            w.name("timeSinceUpdate", "time_since_update")
+            w.member(",\"timeSinceUpdate\":", ",\"time_since_update\":")
             w.int32(value)
         }
         if let value = numStaleUpdates {
-            w.name("numStaleUpdates", "num_stale_updates")
+            w.member(",\"numStaleUpdates\":", ",\"num_stale_updates\":")
             w.int32(value)
         }
         if let value = rawLocation {
-            w.name("rawLocation", "raw_location")
+            w.member(",\"rawLocation\":", ",\"raw_location\":")
             try value.writeJSON(&w)
         }
         if let value = rawLocationTime {
-            w.name("rawLocationTime", "raw_location_time")
+            w.member(",\"rawLocationTime\":", ",\"raw_location_time\":")
             try value.writeJSON(&w)
         }
         if let value = supplementalLocation {
-            w.name("supplementalLocation", "supplemental_location")
+            w.member(",\"supplementalLocation\":", ",\"supplemental_location\":")
             try value.writeJSON(&w)
         }
         if let value = supplementalLocationTime {
-            w.name("supplementalLocationTime", "supplemental_location_time")
+            w.member(",\"supplementalLocationTime\":", ",\"supplemental_location_time\":")
             try value.writeJSON(&w)
         }
         if supplementalLocationSensor.rawValue != 0 {
-            w.name("supplementalLocationSensor", "supplemental_location_sensor")
+            w.member(",\"supplementalLocationSensor\":", ",\"supplemental_location_sensor\":")
             w.enumValue(name: supplementalLocationSensor.protoName, rawValue: supplementalLocationSensor.rawValue)
         }
         if let value = supplementalLocationAccuracy {
-            w.name("supplementalLocationAccuracy", "supplemental_location_accuracy")
+            w.member(",\"supplementalLocationAccuracy\":", ",\"supplemental_location_accuracy\":")
             w.double(value)
         }
         if let value = latlngAccuracy {
-            w.name("latlngAccuracy", "latlng_accuracy")
+            w.member(",\"latlngAccuracy\":", ",\"latlng_accuracy\":")
             w.double(value)
         }
         if let value = headingAccuracy {
-            w.name("headingAccuracy", "heading_accuracy")
+            w.member(",\"headingAccuracy\":", ",\"heading_accuracy\":")
             w.double(value)
         }
         if let value = altitudeAccuracy {
-            w.name("altitudeAccuracy", "altitude_accuracy")
+            w.member(",\"altitudeAccuracy\":", ",\"altitude_accuracy\":")
             w.double(value)
         }
         if let value = rawLocationAccuracy {
-            w.name("rawLocationAccuracy", "raw_location_accuracy")
+            w.member(",\"rawLocationAccuracy\":", ",\"raw_location_accuracy\":")
             w.double(value)
         }
         if roadSnapped {
-            w.name("roadSnapped", "road_snapped")
+            w.member(",\"roadSnapped\":", ",\"road_snapped\":")
             w.bool(roadSnapped)
         }
         if let value = isRoadSnapped {
-            w.name("isRoadSnapped", "is_road_snapped")
+            w.member(",\"isRoadSnapped\":", ",\"is_road_snapped\":")
             w.bool(value)
         }
         if rawLocationSensor.rawValue != 0 {
-            w.name("rawLocationSensor", "raw_location_sensor")
+            w.member(",\"rawLocationSensor\":", ",\"raw_location_sensor\":")
             w.enumValue(name: rawLocationSensor.protoName, rawValue: rawLocationSensor.rawValue)
         }
         if let value = flpLocation {
-            w.name("flpLocation", "flp_location")
+            w.member(",\"flpLocation\":", ",\"flp_location\":")
             try value.writeJSON(&w)
         }
         if let value = flpUpdateTime {
-            w.name("flpUpdateTime", "flp_update_time")
+            w.member(",\"flpUpdateTime\":", ",\"flp_update_time\":")
             try value.writeJSON(&w)
         }
         if let value = flpLatlngAccuracyMeters {
-            w.name("flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters")
+            w.member(",\"flpLatlngAccuracyMeters\":", ",\"flp_latlng_accuracy_meters\":")
             w.double(value)
         }
         if let value = flpHeadingDegrees {
-            w.name("flpHeadingDegrees", "flp_heading_degrees")
+            w.member(",\"flpHeadingDegrees\":", ",\"flp_heading_degrees\":")
             w.int32(value)
         }
     }
@@ -623,19 +623,19 @@ extension VehicleLocation: JSONCodableMessage {
 extension TripAttribute: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !key.isEmpty {
-            w.name("key", "key")
+            w.member(",\"key\":", ",\"key\":")
             w.string(key)
         }
         if case .stringValue(let value) = tripAttributeValue {
-            w.name("stringValue", "string_value")
+            w.member(",\"stringValue\":", ",\"string_value\":")
             w.string(value)
         }
         if case .boolValue(let value) = tripAttributeValue {
-            w.name("boolValue", "bool_value")
+            w.member(",\"boolValue\":", ",\"bool_value\":")
             w.bool(value)
         }
         if case .numberValue(let value) = tripAttributeValue {
-            w.name("numberValue", "number_value")
+            w.member(",\"numberValue\":", ",\"number_value\":")
             w.double(value)
         }
     }

@@ -4,51 +4,51 @@
 extension RequestHeader: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !languageCode.isEmpty {
-            w.name("languageCode", "language_code")
+            w.member(",\"languageCode\":", ",\"language_code\":")
             w.string(languageCode)
         }
         if !regionCode.isEmpty {
-            w.name("regionCode", "region_code")
+            w.member(",\"regionCode\":", ",\"region_code\":")
             w.string(regionCode)
         }
         if !sdkVersion.isEmpty {
-            w.name("sdkVersion", "sdk_version")
+            w.member(",\"sdkVersion\":", ",\"sdk_version\":")
             w.string(sdkVersion)
         }
         if !osVersion.isEmpty {
-            w.name("osVersion", "os_version")
+            w.member(",\"osVersion\":", ",\"os_version\":")
             w.string(osVersion)
         }
         if !deviceModel.isEmpty {
-            w.name("deviceModel", "device_model")
+            w.member(",\"deviceModel\":", ",\"device_model\":")
             w.string(deviceModel)
         }
         if sdkType.rawValue != 0 {
-            w.name("sdkType", "sdk_type")
+            w.member(",\"sdkType\":", ",\"sdk_type\":")
             w.enumValue(name: sdkType.protoName, rawValue: sdkType.rawValue)
         }
         if !mapsSDKVersion.isEmpty {
-            w.name("mapsSdkVersion", "maps_sdk_version")
+            w.member(",\"mapsSdkVersion\":", ",\"maps_sdk_version\":")
             w.string(mapsSDKVersion)
         }
         if !navSDKVersion.isEmpty {
-            w.name("navSdkVersion", "nav_sdk_version")
+            w.member(",\"navSdkVersion\":", ",\"nav_sdk_version\":")
             w.string(navSDKVersion)
         }
         if platform.rawValue != 0 {
-            w.name("platform", "platform")
+            w.member(",\"platform\":", ",\"platform\":")
             w.enumValue(name: platform.protoName, rawValue: platform.rawValue)
         }
         if !manufacturer.isEmpty {
-            w.name("manufacturer", "manufacturer")
+            w.member(",\"manufacturer\":", ",\"manufacturer\":")
             w.string(manufacturer)
         }
         if androidAPILevel != 0 {
-            w.name("androidApiLevel", "android_api_level")
+            w.member(",\"androidApiLevel\":", ",\"android_api_level\":")
             w.int32(androidAPILevel)
         }
         if !traceID.isEmpty {
-            w.name("traceId", "trace_id")
+            w.member(",\"traceId\":", ",\"trace_id\":")
             w.string(traceID)
         }
     }

@@ -4,15 +4,15 @@
 extension SpeedReadingInterval: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if startPolylinePointIndex != 0 {
-            w.name("startPolylinePointIndex", "start_polyline_point_index")
+            w.member(",\"startPolylinePointIndex\":", ",\"start_polyline_point_index\":")
             w.int32(startPolylinePointIndex)
         }
         if endPolylinePointIndex != 0 {
-            w.name("endPolylinePointIndex", "end_polyline_point_index")
+            w.member(",\"endPolylinePointIndex\":", ",\"end_polyline_point_index\":")
             w.int32(endPolylinePointIndex)
         }
         if speed.rawValue != 0 {
-            w.name("speed", "speed")
+            w.member(",\"speed\":", ",\"speed\":")
             w.enumValue(name: speed.protoName, rawValue: speed.rawValue)
         }
     }
@@ -51,7 +51,7 @@ extension SpeedReadingInterval: JSONCodableMessage {
 extension ConsumableTrafficPolyline: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !speedReadingInterval.isEmpty {
-            w.name("speedReadingInterval", "speed_reading_interval")
+            w.member(",\"speedReadingInterval\":", ",\"speed_reading_interval\":")
             w.beginArray()
             for value in speedReadingInterval {
                 w.arrayElement()
@@ -60,7 +60,7 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
             w.endArray()
         }
         if !encodedPathToWaypoint.isEmpty {
-            w.name("encodedPathToWaypoint", "encoded_path_to_waypoint")
+            w.member(",\"encodedPathToWaypoint\":", ",\"encoded_path_to_waypoint\":")
             w.string(encodedPathToWaypoint)
         }
     }

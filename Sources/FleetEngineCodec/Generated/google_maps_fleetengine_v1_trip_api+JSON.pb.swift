@@ -4,19 +4,19 @@
 extension CreateTripRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = header {
-            w.name("header", "header")
+            w.member(",\"header\":", ",\"header\":")
             try value.writeJSON(&w)
         }
         if !parent.isEmpty {
-            w.name("parent", "parent")
+            w.member(",\"parent\":", ",\"parent\":")
             w.string(parent)
         }
         if let value = trip {
-            w.name("trip", "trip")
+            w.member(",\"trip\":", ",\"trip\":")
             try value.writeJSON(&w)
         }
         if !tripID.isEmpty {
-            w.name("tripId", "trip_id")
+            w.member(",\"tripId\":", ",\"trip_id\":")
             w.string(tripID)
         }
     }
@@ -58,35 +58,35 @@ extension CreateTripRequest: JSONCodableMessage {
 extension GetTripRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = header {
-            w.name("header", "header")
+            w.member(",\"header\":", ",\"header\":")
             try value.writeJSON(&w)
         }
         if !name.isEmpty {
-            w.name("name", "name")
+            w.member(",\"name\":", ",\"name\":")
             w.string(name)
         }
         if let value = currentRouteSegmentVersion {
-            w.name("currentRouteSegmentVersion", "current_route_segment_version")
+            w.member(",\"currentRouteSegmentVersion\":", ",\"current_route_segment_version\":")
             try value.writeJSON(&w)
         }
         if let value = remainingWaypointsVersion {
-            w.name("remainingWaypointsVersion", "remaining_waypoints_version")
+            w.member(",\"remainingWaypointsVersion\":", ",\"remaining_waypoints_version\":")
             try value.writeJSON(&w)
         }
         if routeFormatType.rawValue != 0 {
-            w.name("routeFormatType", "route_format_type")
+            w.member(",\"routeFormatType\":", ",\"route_format_type\":")
             w.enumValue(name: routeFormatType.protoName, rawValue: routeFormatType.rawValue)
         }
         if let value = currentRouteSegmentTrafficVersion {
-            w.name("currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version")
+            w.member(",\"currentRouteSegmentTrafficVersion\":", ",\"current_route_segment_traffic_version\":")
             try value.writeJSON(&w)
         }
         if let value = remainingWaypointsRouteVersion {
-            w.name("remainingWaypointsRouteVersion", "remaining_waypoints_route_version")
+            w.member(",\"remainingWaypointsRouteVersion\":", ",\"remaining_waypoints_route_version\":")
             try value.writeJSON(&w)
         }
         if view.rawValue != 0 {
-            w.name("view", "view")
+            w.member(",\"view\":", ",\"view\":")
             w.enumValue(name: view.protoName, rawValue: view.rawValue)
         }
     }
@@ -152,11 +152,11 @@ extension GetTripRequest: JSONCodableMessage {
 extension DeleteTripRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = header {
-            w.name("header", "header")
+            w.member(",\"header\":", ",\"header\":")
             try value.writeJSON(&w)
         }
         if !name.isEmpty {
-            w.name("name", "name")
+            w.member(",\"name\":", ",\"name\":")
             w.string(name)
         }
     }
@@ -188,19 +188,19 @@ extension DeleteTripRequest: JSONCodableMessage {
 extension ReportBillableTripRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !name.isEmpty {
-            w.name("name", "name")
+            w.member(",\"name\":", ",\"name\":")
             w.string(name)
         }
         if !countryCode.isEmpty {
-            w.name("countryCode", "country_code")
+            w.member(",\"countryCode\":", ",\"country_code\":")
             w.string(countryCode)
         }
         if platform.rawValue != 0 {
-            w.name("platform", "platform")
+            w.member(",\"platform\":", ",\"platform\":")
             w.enumValue(name: platform.protoName, rawValue: platform.rawValue)
         }
         if !relatedIDs.isEmpty {
-            w.name("relatedIds", "related_ids")
+            w.member(",\"relatedIds\":", ",\"related_ids\":")
             w.beginArray()
             for value in relatedIDs {
                 w.arrayElement()
@@ -209,7 +209,7 @@ extension ReportBillableTripRequest: JSONCodableMessage {
             w.endArray()
         }
         if solutionType.rawValue != 0 {
-            w.name("solutionType", "solution_type")
+            w.member(",\"solutionType\":", ",\"solution_type\":")
             w.enumValue(name: solutionType.protoName, rawValue: solutionType.rawValue)
         }
     }
@@ -265,19 +265,19 @@ extension ReportBillableTripRequest: JSONCodableMessage {
 extension UpdateTripRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = header {
-            w.name("header", "header")
+            w.member(",\"header\":", ",\"header\":")
             try value.writeJSON(&w)
         }
         if !name.isEmpty {
-            w.name("name", "name")
+            w.member(",\"name\":", ",\"name\":")
             w.string(name)
         }
         if let value = trip {
-            w.name("trip", "trip")
+            w.member(",\"trip\":", ",\"trip\":")
             try value.writeJSON(&w)
         }
         if let value = updateMask {
-            w.name("updateMask", "update_mask")
+            w.member(",\"updateMask\":", ",\"update_mask\":")
             try value.writeJSON(&w)
         }
     }
@@ -319,31 +319,31 @@ extension UpdateTripRequest: JSONCodableMessage {
 extension SearchTripsRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = header {
-            w.name("header", "header")
+            w.member(",\"header\":", ",\"header\":")
             try value.writeJSON(&w)
         }
         if !parent.isEmpty {
-            w.name("parent", "parent")
+            w.member(",\"parent\":", ",\"parent\":")
             w.string(parent)
         }
         if !vehicleID.isEmpty {
-            w.name("vehicleId", "vehicle_id")
+            w.member(",\"vehicleId\":", ",\"vehicle_id\":")
             w.string(vehicleID)
         }
         if activeTripsOnly {
-            w.name("activeTripsOnly", "active_trips_only")
+            w.member(",\"activeTripsOnly\":", ",\"active_trips_only\":")
             w.bool(activeTripsOnly)
         }
         if pageSize != 0 {
-            w.name("pageSize", "page_size")
+            w.member(",\"pageSize\":", ",\"page_size\":")
             w.int32(pageSize)
         }
         if !pageToken.isEmpty {
-            w.name("pageToken", "page_token")
+            w.member(",\"pageToken\":", ",\"page_token\":")
             w.string(pageToken)
         }
         if let value = minimumStaleness {
-            w.name("minimumStaleness", "minimum_staleness")
+            w.member(",\"minimumStaleness\":", ",\"minimum_staleness\":")
             try value.writeJSON(&w)
         }
     }
@@ -400,7 +400,7 @@ extension SearchTripsRequest: JSONCodableMessage {
 extension SearchTripsResponse: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !trips.isEmpty {
-            w.name("trips", "trips")
+            w.member(",\"trips\":", ",\"trips\":")
             w.beginArray()
             for value in trips {
                 w.arrayElement()
@@ -409,7 +409,7 @@ extension SearchTripsResponse: JSONCodableMessage {
             w.endArray()
         }
         if !nextPageToken.isEmpty {
-            w.name("nextPageToken", "next_page_token")
+            w.member(",\"nextPageToken\":", ",\"next_page_token\":")
             w.string(nextPageToken)
         }
     }

@@ -4,39 +4,39 @@
 extension Trip: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !name.isEmpty {
-            w.name("name", "name")
+            w.member(",\"name\":", ",\"name\":")
             w.string(name)
         }
         if !vehicleID.isEmpty {
-            w.name("vehicleId", "vehicle_id")
+            w.member(",\"vehicleId\":", ",\"vehicle_id\":")
             w.string(vehicleID)
         }
         if tripStatus.rawValue != 0 {
-            w.name("tripStatus", "trip_status")
+            w.member(",\"tripStatus\":", ",\"trip_status\":")
             w.enumValue(name: tripStatus.protoName, rawValue: tripStatus.rawValue)
         }
         if tripType.rawValue != 0 {
-            w.name("tripType", "trip_type")
+            w.member(",\"tripType\":", ",\"trip_type\":")
             w.enumValue(name: tripType.protoName, rawValue: tripType.rawValue)
         }
         if let value = pickupPoint {
-            w.name("pickupPoint", "pickup_point")
+            w.member(",\"pickupPoint\":", ",\"pickup_point\":")
             try value.writeJSON(&w)
         }
         if let value = pickupTime {
-            w.name("pickupTime", "pickup_time")
+            w.member(",\"pickupTime\":", ",\"pickup_time\":")
             try value.writeJSON(&w)
         }
         if let value = dropoffPoint {
-            w.name("dropoffPoint", "dropoff_point")
+            w.member(",\"dropoffPoint\":", ",\"dropoff_point\":")
             try value.writeJSON(&w)
         }
         if let value = dropoffTime {
-            w.name("dropoffTime", "dropoff_time")
+            w.member(",\"dropoffTime\":", ",\"dropoff_time\":")
             try value.writeJSON(&w)
         }
         if !route.isEmpty {
-            w.name("route", "route")
+            w.member(",\"route\":", ",\"route\":")
             w.beginArray()
             for value in route {
                 w.arrayElement()
@@ -45,23 +45,23 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if numberOfPassengers != 0 {
-            w.name("numberOfPassengers", "number_of_passengers")
+            w.member(",\"numberOfPassengers\":", ",\"number_of_passengers\":")
             w.int32(numberOfPassengers)
         }
         if let value = lastLocation {
-            w.name("lastLocation", "last_location")
+            w.member(",\"lastLocation\":", ",\"last_location\":")
             try value.writeJSON(&w)
         }
         if let value = remainingDistanceMeters {
-            w.name("remainingDistanceMeters", "remaining_distance_meters")
+            w.member(",\"remainingDistanceMeters\":", ",\"remaining_distance_meters\":")
             w.int32(value)
         }
         if let value = etaToFirstWaypoint {
-            w.name("etaToFirstWaypoint", "eta_to_first_waypoint")
+            w.member(",\"etaToFirstWaypoint\":", ",\"eta_to_first_waypoint\":")
             try value.writeJSON(&w)
         }
         if !intermediateDestinations.isEmpty {
-            w.name("intermediateDestinations", "intermediate_destinations")
+            w.member(",\"intermediateDestinations\":", ",\"intermediate_destinations\":")
             w.beginArray()
             for value in intermediateDestinations {
                 w.arrayElement()
@@ -70,11 +70,11 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if intermediateDestinationIndex != 0 {
-            w.name("intermediateDestinationIndex", "intermediate_destination_index")
+            w.member(",\"intermediateDestinationIndex\":", ",\"intermediate_destination_index\":")
             w.int32(intermediateDestinationIndex)
         }
         if !remainingWaypoints.isEmpty {
-            w.name("remainingWaypoints", "remaining_waypoints")
+            w.member(",\"remainingWaypoints\":", ",\"remaining_waypoints\":")
             w.beginArray()
             for value in remainingWaypoints {
                 w.arrayElement()
@@ -83,15 +83,15 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if let value = currentRouteSegmentVersion {
-            w.name("currentRouteSegmentVersion", "current_route_segment_version")
+            w.member(",\"currentRouteSegmentVersion\":", ",\"current_route_segment_version\":")
             try value.writeJSON(&w)
         }
         if let value = remainingWaypointsVersion {
-            w.name("remainingWaypointsVersion", "remaining_waypoints_version")
+            w.member(",\"remainingWaypointsVersion\":", ",\"remaining_waypoints_version\":")
             try value.writeJSON(&w)
         }
         if !vehicleWaypoints.isEmpty {
-            w.name("vehicleWaypoints", "vehicle_waypoints")
+            w.member(",\"vehicleWaypoints\":", ",\"vehicle_waypoints\":")
             w.beginArray()
             for value in vehicleWaypoints {
                 w.arrayElement()
@@ -100,55 +100,57 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if !currentRouteSegment.isEmpty {
-            w.name("currentRouteSegment", "current_route_segment")
+            w.member(",\"currentRouteSegment\":", ",\"current_route_segment\":")
             w.string(currentRouteSegment)
         }
         if let value = actualPickupPoint {
-            w.name("actualPickupPoint", "actual_pickup_point")
+            w.member(",\"actualPickupPoint\":", ",\"actual_pickup_point\":")
             try value.writeJSON(&w)
         }
         if let value = actualDropoffPoint {
-            w.name("actualDropoffPoint", "actual_dropoff_point")
+            w.member(",\"actualDropoffPoint\":", ",\"actual_dropoff_point\":")
             try value.writeJSON(&w)
         }
         if let value = currentRouteSegmentEndPoint {
-            w.name("currentRouteSegmentEndPoint", "current_route_segment_end_point")
+            w.member(",\"currentRouteSegmentEndPoint\":", ",\"current_route_segment_end_point\":")
             try value.writeJSON(&w)
         }
         if let value = intermediateDestinationsVersion {
-            w.name("intermediateDestinationsVersion", "intermediate_destinations_version")
+            w.member(",\"intermediateDestinationsVersion\":", ",\"intermediate_destinations_version\":")
             try value.writeJSON(&w)
         }
         if lastLocationSnappable {
-            w.name("lastLocationSnappable", "last_location_snappable")
+            w.member(",\"lastLocationSnappable\":", ",\"last_location_snappable\":")
             w.bool(lastLocationSnappable)
         }
         if let value = remainingTimeToFirstWaypoint {
-            w.name("remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint")
+            w.member(",\"remainingTimeToFirstWaypoint\":", ",\"remaining_time_to_first_waypoint\":")
             try value.writeJSON(&w)
         }
         if let value = currentRouteSegmentTraffic {
-            w.name("currentRouteSegmentTraffic", "current_route_segment_traffic")
+            w.member(",\"currentRouteSegmentTraffic\":", ",\"current_route_segment_traffic\":")
             try value.writeJSON(&w)
         }
         if let value = remainingWaypointsRouteVersion {
-            w.name("remainingWaypointsRouteVersion", "remaining_waypoints_route_version")
+            w.member(",\"remainingWaypointsRouteVersion\":", ",\"remaining_waypoints_route_version\":")
             try value.writeJSON(&w)
         }
         if let value = currentRouteSegmentTrafficVersion {
-            w.name("currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version")
+            w.member(",\"currentRouteSegmentTrafficVersion\":", ",\"current_route_segment_traffic_version\":")
             try value.writeJSON(&w)
         }
         if view.rawValue != 0 {
-            w.name("view", "view")
+            w.member(",\"view\":", ",\"view\":")
             w.enumValue(name: view.protoName, rawValue: view.rawValue)
         }
         if let value = actualPickupArrivalPoint {
-            w.name("actualPickupArrivalPoint", "actual_pickup_arrival_point")
+            w.member(",\"actualPickupArrivalPoint\":", ",\"actual_pickup_arrival_point\":")
             try value.writeJSON(&w)
         }
         if !actualIntermediateDestinationArrivalPoints.isEmpty {
-            w.name("actualIntermediateDestinationArrivalPoints", "actual_intermediate_destination_arrival_points")
+            w.member(
+                ",\"actualIntermediateDestinationArrivalPoints\":",
+                ",\"actual_intermediate_destination_arrival_points\":")
             w.beginArray()
             for value in actualIntermediateDestinationArrivalPoints {
                 w.arrayElement()
@@ -157,7 +159,7 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if !actualIntermediateDestinations.isEmpty {
-            w.name("actualIntermediateDestinations", "actual_intermediate_destinations")
+            w.member(",\"actualIntermediateDestinations\":", ",\"actual_intermediate_destinations\":")
             w.beginArray()
             for value in actualIntermediateDestinations {
                 w.arrayElement()
@@ -166,7 +168,7 @@ extension Trip: JSONCodableMessage {
             w.endArray()
         }
         if !attributes.isEmpty {
-            w.name("attributes", "attributes")
+            w.member(",\"attributes\":", ",\"attributes\":")
             w.beginArray()
             for value in attributes {
                 w.arrayElement()
@@ -406,15 +408,15 @@ extension Trip: JSONCodableMessage {
 extension StopLocation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = point {
-            w.name("point", "point")
+            w.member(",\"point\":", ",\"point\":")
             try value.writeJSON(&w)
         }
         if let value = timestamp {
-            w.name("timestamp", "timestamp")
+            w.member(",\"timestamp\":", ",\"timestamp\":")
             try value.writeJSON(&w)
         }
         if let value = stopTime {
-            w.name("stopTime", "stop_time")
+            w.member(",\"stopTime\":", ",\"stop_time\":")
             try value.writeJSON(&w)
         }
     }

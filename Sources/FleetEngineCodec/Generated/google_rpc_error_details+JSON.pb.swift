@@ -4,15 +4,15 @@
 extension ErrorInfo: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !reason.isEmpty {
-            w.name("reason", "reason")
+            w.member(",\"reason\":", ",\"reason\":")
             w.string(reason)
         }
         if !domain.isEmpty {
-            w.name("domain", "domain")
+            w.member(",\"domain\":", ",\"domain\":")
             w.string(domain)
         }
         if !metadata.isEmpty {
-            w.name("metadata", "metadata")
+            w.member(",\"metadata\":", ",\"metadata\":")
             w.beginObject()
             for key in metadata.keys.sorted() {
                 w.name(key)
@@ -60,7 +60,7 @@ extension ErrorInfo: JSONCodableMessage {
 extension RetryInfo: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if let value = retryDelay {
-            w.name("retryDelay", "retry_delay")
+            w.member(",\"retryDelay\":", ",\"retry_delay\":")
             try value.writeJSON(&w)
         }
     }
@@ -87,7 +87,7 @@ extension RetryInfo: JSONCodableMessage {
 extension DebugInfo: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !stackEntries.isEmpty {
-            w.name("stackEntries", "stack_entries")
+            w.member(",\"stackEntries\":", ",\"stack_entries\":")
             w.beginArray()
             for value in stackEntries {
                 w.arrayElement()
@@ -96,7 +96,7 @@ extension DebugInfo: JSONCodableMessage {
             w.endArray()
         }
         if !detail.isEmpty {
-            w.name("detail", "detail")
+            w.member(",\"detail\":", ",\"detail\":")
             w.string(detail)
         }
     }
@@ -133,7 +133,7 @@ extension DebugInfo: JSONCodableMessage {
 extension QuotaFailure: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !violations.isEmpty {
-            w.name("violations", "violations")
+            w.member(",\"violations\":", ",\"violations\":")
             w.beginArray()
             for value in violations {
                 w.arrayElement()
@@ -170,27 +170,27 @@ extension QuotaFailure: JSONCodableMessage {
 extension QuotaFailure.Violation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !subject.isEmpty {
-            w.name("subject", "subject")
+            w.member(",\"subject\":", ",\"subject\":")
             w.string(subject)
         }
         if !description.isEmpty {
-            w.name("description", "description")
+            w.member(",\"description\":", ",\"description\":")
             w.string(description)
         }
         if !apiService.isEmpty {
-            w.name("apiService", "api_service")
+            w.member(",\"apiService\":", ",\"api_service\":")
             w.string(apiService)
         }
         if !quotaMetric.isEmpty {
-            w.name("quotaMetric", "quota_metric")
+            w.member(",\"quotaMetric\":", ",\"quota_metric\":")
             w.string(quotaMetric)
         }
         if !quotaID.isEmpty {
-            w.name("quotaId", "quota_id")
+            w.member(",\"quotaId\":", ",\"quota_id\":")
             w.string(quotaID)
         }
         if !quotaDimensions.isEmpty {
-            w.name("quotaDimensions", "quota_dimensions")
+            w.member(",\"quotaDimensions\":", ",\"quota_dimensions\":")
             w.beginObject()
             for key in quotaDimensions.keys.sorted() {
                 w.name(key)
@@ -201,11 +201,11 @@ extension QuotaFailure.Violation: JSONCodableMessage {
             w.endObject()
         }
         if quotaValue != 0 {
-            w.name("quotaValue", "quota_value")
+            w.member(",\"quotaValue\":", ",\"quota_value\":")
             w.int64(quotaValue)
         }
         if let value = futureQuotaValue {
-            w.name("futureQuotaValue", "future_quota_value")
+            w.member(",\"futureQuotaValue\":", ",\"future_quota_value\":")
             w.int64(value)
         }
     }
@@ -271,7 +271,7 @@ extension QuotaFailure.Violation: JSONCodableMessage {
 extension PreconditionFailure: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !violations.isEmpty {
-            w.name("violations", "violations")
+            w.member(",\"violations\":", ",\"violations\":")
             w.beginArray()
             for value in violations {
                 w.arrayElement()
@@ -308,15 +308,15 @@ extension PreconditionFailure: JSONCodableMessage {
 extension PreconditionFailure.Violation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !type.isEmpty {
-            w.name("type", "type")
+            w.member(",\"type\":", ",\"type\":")
             w.string(type)
         }
         if !subject.isEmpty {
-            w.name("subject", "subject")
+            w.member(",\"subject\":", ",\"subject\":")
             w.string(subject)
         }
         if !description.isEmpty {
-            w.name("description", "description")
+            w.member(",\"description\":", ",\"description\":")
             w.string(description)
         }
     }
@@ -353,7 +353,7 @@ extension PreconditionFailure.Violation: JSONCodableMessage {
 extension BadRequest: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !fieldViolations.isEmpty {
-            w.name("fieldViolations", "field_violations")
+            w.member(",\"fieldViolations\":", ",\"field_violations\":")
             w.beginArray()
             for value in fieldViolations {
                 w.arrayElement()
@@ -390,19 +390,19 @@ extension BadRequest: JSONCodableMessage {
 extension BadRequest.FieldViolation: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !field.isEmpty {
-            w.name("field", "field")
+            w.member(",\"field\":", ",\"field\":")
             w.string(field)
         }
         if !description.isEmpty {
-            w.name("description", "description")
+            w.member(",\"description\":", ",\"description\":")
             w.string(description)
         }
         if !reason.isEmpty {
-            w.name("reason", "reason")
+            w.member(",\"reason\":", ",\"reason\":")
             w.string(reason)
         }
         if let value = localizedMessage {
-            w.name("localizedMessage", "localized_message")
+            w.member(",\"localizedMessage\":", ",\"localized_message\":")
             try value.writeJSON(&w)
         }
     }
@@ -444,11 +444,11 @@ extension BadRequest.FieldViolation: JSONCodableMessage {
 extension RequestInfo: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !requestID.isEmpty {
-            w.name("requestId", "request_id")
+            w.member(",\"requestId\":", ",\"request_id\":")
             w.string(requestID)
         }
         if !servingData.isEmpty {
-            w.name("servingData", "serving_data")
+            w.member(",\"servingData\":", ",\"serving_data\":")
             w.string(servingData)
         }
     }
@@ -480,19 +480,19 @@ extension RequestInfo: JSONCodableMessage {
 extension ResourceInfo: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !resourceType.isEmpty {
-            w.name("resourceType", "resource_type")
+            w.member(",\"resourceType\":", ",\"resource_type\":")
             w.string(resourceType)
         }
         if !resourceName.isEmpty {
-            w.name("resourceName", "resource_name")
+            w.member(",\"resourceName\":", ",\"resource_name\":")
             w.string(resourceName)
         }
         if !owner.isEmpty {
-            w.name("owner", "owner")
+            w.member(",\"owner\":", ",\"owner\":")
             w.string(owner)
         }
         if !description.isEmpty {
-            w.name("description", "description")
+            w.member(",\"description\":", ",\"description\":")
             w.string(description)
         }
     }
@@ -534,7 +534,7 @@ extension ResourceInfo: JSONCodableMessage {
 extension Help: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !links.isEmpty {
-            w.name("links", "links")
+            w.member(",\"links\":", ",\"links\":")
             w.beginArray()
             for value in links {
                 w.arrayElement()
@@ -571,11 +571,11 @@ extension Help: JSONCodableMessage {
 extension Help.Link: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !description.isEmpty {
-            w.name("description", "description")
+            w.member(",\"description\":", ",\"description\":")
             w.string(description)
         }
         if !url.isEmpty {
-            w.name("url", "url")
+            w.member(",\"url\":", ",\"url\":")
             w.string(url)
         }
     }
@@ -607,11 +607,11 @@ extension Help.Link: JSONCodableMessage {
 extension LocalizedMessage: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if !locale.isEmpty {
-            w.name("locale", "locale")
+            w.member(",\"locale\":", ",\"locale\":")
             w.string(locale)
         }
         if !message.isEmpty {
-            w.name("message", "message")
+            w.member(",\"message\":", ",\"message\":")
             w.string(message)
         }
     }

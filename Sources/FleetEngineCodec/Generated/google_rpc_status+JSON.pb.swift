@@ -4,15 +4,15 @@
 extension RPCStatus: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if code != 0 {
-            w.name("code", "code")
+            w.member(",\"code\":", ",\"code\":")
             w.int32(code)
         }
         if !message.isEmpty {
-            w.name("message", "message")
+            w.member(",\"message\":", ",\"message\":")
             w.string(message)
         }
         if !details.isEmpty {
-            w.name("details", "details")
+            w.member(",\"details\":", ",\"details\":")
             w.beginArray()
             for value in details {
                 w.arrayElement()

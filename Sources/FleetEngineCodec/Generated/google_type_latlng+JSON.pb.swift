@@ -4,11 +4,11 @@
 extension LatLng: JSONCodableMessage {
     func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
         if latitude.bitPattern != 0 {
-            w.name("latitude", "latitude")
+            w.member(",\"latitude\":", ",\"latitude\":")
             w.double(latitude)
         }
         if longitude.bitPattern != 0 {
-            w.name("longitude", "longitude")
+            w.member(",\"longitude\":", ",\"longitude\":")
             w.double(longitude)
         }
     }

@@ -69,6 +69,23 @@ struct JSONWriter {
         finishName()
     }
 
+    /// Starts an object member with a field's name, given as the exact text `,"name":` (comma, quoted
+    /// name, colon) for its JSON name and its schema name, so that compact output takes one append.
+    /// Generated code calls this; ``name(_:_:)`` is the same for names given bare.
+    mutating func member(_ jsonKey: StaticString, _ protoKey: StaticString) {
+        let chosen = options.preservingProtoFieldNames ? protoKey : jsonKey
+        chosen.withUTF8Buffer { key in
+            if options.prettyPrinted {
+                startMember()
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: key.dropFirst()))
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(contentsOf: needsComma ? key : UnsafeBufferPointer(rebasing: key.dropFirst()))
+            }
+        }
+        needsComma = false
+    }
+
     /// Starts an object member with a map key, which is escaped like any string.
     mutating func name(_ key: String) {
         startMember()

@@ -317,8 +317,18 @@ struct WireScanner {
                     guard written.insert(number).inserted else { continue }
                 }
                 var inner: [UInt8] = []
-                for part in bodies {
-                    try rewrite(nested(), part, into: &inner)
+                if bodies.count == 1 {
+                    try rewrite(nested(), body, into: &inner)
+                } else {
+                    // The merged message may repeat its own singular fields (each occurrence had
+                    // one), so the concatenation is rewritten as one message, merging all the way down.
+                    var concatenated: [UInt8] = []
+                    for part in bodies {
+                        concatenated.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[part]))
+                    }
+                    inner = try concatenated.withUnsafeBufferPointer { (buffer) throws(CodecError) in
+                        try WireScanner(bytes: buffer, options: options).rewrite(nested())
+                    }
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<tagEnd]))
                 WireReading.appendVarint(UInt64(inner.count), to: &output)

@@ -11,6 +11,11 @@ let package = Package(
             name: "FuzzDecode",
             dependencies: ["CLibFuzzer", .product(name: "FleetEngineCodec", package: "main")]
         ),
+        // Not a fuzzer: reads the fuzzer's corpus for Scripts/differential-check.py (no sanitizers).
+        .executableTarget(
+            name: "DifferentialDecode",
+            dependencies: [.product(name: "FleetEngineCodec", package: "main")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -432,6 +432,11 @@ def field_declarations(w, message, indent, pad):
     w("/// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.",
       indent + 1)
     w("%s unknownFields = UnknownFields()" % ("var" if message.boxed else "public var"), indent + 1)
+    if any(f.is_wrapper for f in message.fields):
+        w("", 0)
+        w("/// Unknown fields inside wrapper fields (e.g. an `Int32Value`), by field number: the wrapper is a", indent + 1)
+        w("/// Swift optional, so what else its message carried is kept here and written back with it.", indent + 1)
+        w("var wrapperUnknownFields: [Int32: UnknownFields] = [:]", indent + 1)
 
 
 def boxed_accessors(w, message, indent, pad):
@@ -443,6 +448,12 @@ def boxed_accessors(w, message, indent, pad):
     members.append(("unknownFields", "UnknownFields", "",
                     "Fields that arrived on the wire but are not in this schema, kept so that encoding writes them "
                     "back.", None))
+    if any(f.is_wrapper for f in message.fields):
+        w("", 0)
+        w("var wrapperUnknownFields: [Int32: UnknownFields] {", indent + 1)
+        w("get { storage.fields.wrapperUnknownFields }", indent + 2)
+        w("set { uniqueStorage().fields.wrapperUnknownFields = newValue }", indent + 2)
+        w("}", indent + 1)
     for name, type_, comment, fallback, field in members:
         w("", 0)
         w.parts.append(doc_lines(comment, fallback, pad + "    "))
@@ -595,6 +606,7 @@ def write_decode(w, message, registry):
             w("if c.pointee.n_%s > 0, let entries = %s {" % (field.c, src), 2)
             w("for index in 0..<c.pointee.n_%s {" % field.c, 3)
             w("guard let entry = entries[index] else { continue }", 4)
+            w("context.checkMapEntry(entry.pointee.base)", 4)
             w(T + "%s[%s] = %s" % (field.swift, decode_scalar(key, "entry.pointee.key"),
                                decode_scalar(value, "entry.pointee.value")), 4)
             w("}", 3)
@@ -618,6 +630,9 @@ def write_decode(w, message, registry):
         elif field.is_wrapper:
             w("if let wrapper = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
             w(T + "%s = %s" % (field.swift, decode_scalar(field, "wrapper.pointee.value", WRAPPERS[field.type_name])), 3)
+            w("if wrapper.pointee.base.n_unknown_fields > 0 {", 3)
+            w(T + "wrapperUnknownFields[%d] = try context.unknownFields(wrapper.pointee.base)" % field.number, 4)
+            w("}", 3)
             w("}", 2)
         elif field.is_message:
             w("if let value = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
@@ -710,6 +725,9 @@ def write_encode(w, message, registry):
             w("wrapper.pointee.has_value = 1", 4)
             w("wrapper.pointee.value = %s" % encode_scalar(field, "value", WRAPPERS[field.type_name]), 4)
             w("}", 3)
+            w("if let unknown = wrapperUnknownFields[%d] {" % field.number, 3)
+            w("arena.attach(unknown, to: &wrapper.pointee.base)", 4)
+            w("}", 3)
             w("c.pointee.n_%s = 1" % field.c, 3)
             w("%s = arena.single(wrapper)" % dst, 3)
             w("}", 2)
@@ -752,7 +770,7 @@ def schema_expr(message, registry):
         if field.is_message:
             target = registry.messages[field.type_name]
             if target.is_map_entry:
-                kind = ".message({ %s })" % schema_expr(target, registry)
+                kind = ".message({ %s })" % schema_expr(target, registry).replace("])", "], isMapEntry: true)")
             else:
                 kind = ".message({ %s.wireSchema })" % target.swift_name
         else:

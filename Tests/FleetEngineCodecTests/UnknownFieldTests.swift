@@ -119,4 +119,23 @@ struct FuzzerFindingTests {
         #expect(hexString(second.serializedBytes()) == hexString(encoded))
         #expect(second == first)
     }
+
+    @Test(
+        "a map entry holding more than its key and value is kept whole, as Google writes it back",
+        arguments: [
+            ("0a0172 1a080a016b1201761801", "0a0172 1a080a016b1201761801"),
+            ("1a0b18011201760a016b0a016a", "1a080a016a1201761801"),
+            ("1a080a016b120176 1a00", "1a080a016b120176 1a00"),
+        ])
+    func mapEntryWithUnknownFields(input: String, google: String) throws {
+        let info = try ErrorInfo(serializedBytes: hexBytes(input))
+        #expect(hexString(info.serializedBytes()) == hexString(hexBytes(google)))
+    }
+
+    @Test("a tag written in more than 5 bytes is refused, as Google refuses it")
+    func overlongTag() {
+        #expect(throws: CodecError(.malformedVarint)) {
+            try ErrorInfo(serializedBytes: hexBytes("8a808080800001 61"))
+        }
+    }
 }

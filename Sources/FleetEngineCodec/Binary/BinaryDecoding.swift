@@ -14,8 +14,8 @@ enum BinaryDecoding {
     private enum Failure: Error {
         case refused(exhausted: Bool)
         case conversion(CodecError)
-        /// A singular message field came more than once; the scanner's rewrite merges the occurrences.
-        case repeatedOccurrences
+        /// A singular message field came more than once: the scanner's rewrite merges the occurrences.
+        case needsRewrite
     }
 
     /// Calls `body` with the bytes as one contiguous buffer, copying only a collection that has none.
@@ -83,10 +83,10 @@ enum BinaryDecoding {
                 )
             case .conversion(let conversionError):
                 throw conversionError
-            case .repeatedOccurrences:
+            case .needsRewrite:
                 throw CodecError(
                     code: .rejectedByProtobufC,
-                    message: "a \(M.protoMessageName) field still came more than once after the scanner merged it"
+                    message: "\(M.protoMessageName) still needed rewriting after the scanner rewrote it"
                 )
             }
         }
@@ -115,7 +115,7 @@ enum BinaryDecoding {
                 throw conversionError
             case .refused(exhausted: true):
                 throw memoryError(M.self, size: buffer.count)
-            case .refused(exhausted: false), .repeatedOccurrences:
+            case .refused(exhausted: false), .needsRewrite:
                 throw CodecError(
                     code: .rejectedByProtobufC, message: "protobuf-c refused an embedded \(M.protoMessageName)")
             }
@@ -153,7 +153,7 @@ enum BinaryDecoding {
                 } catch {
                     throw .conversion(error)
                 }
-                if context.sawRepeatedOccurrences && !rewritten { throw .repeatedOccurrences }
+                if context.sawRepeatedOccurrences && !rewritten { throw .needsRewrite }
                 return message
             }
         }

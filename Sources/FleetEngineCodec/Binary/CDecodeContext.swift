@@ -6,9 +6,10 @@ struct CDecodeContext {
     /// ``WireScanner/wrapperFieldNumber`` hold the original bytes of a field protobuf-c could not take.
     let rewritten: Bool
 
-    /// Set when a singular message field arrived more than once. protobuf-c hands over every
-    /// occurrence (the field is repeated in the C rendering); the decoder then lets the scanner merge
-    /// them, as protobuf defines merging, instead of trusting protobuf-c's merge.
+    /// Set when a singular message field arrived more than once (protobuf-c hands over every
+    /// occurrence: the field is repeated in the C rendering), or a map entry held more than its key and
+    /// value. The decoder then lets the scanner rewrite the input: merge the occurrences, as protobuf
+    /// defines merging, and keep such entries whole as unknown fields.
     var sawRepeatedOccurrences = false
 
     func string(_ data: ProtobufCBinaryData) throws(CodecError) -> String {
@@ -21,6 +22,12 @@ struct CDecodeContext {
             throw CodecError(code: .invalidUTF8, message: "a string field holds bytes that are not UTF-8")
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A map entry with unknown fields is kept whole as an unknown field of its message, as Google's
+    /// parsers keep it; the scanner's rewrite does that, so the decoder is sent there.
+    mutating func checkMapEntry(_ base: ProtobufCMessage) {
+        if base.n_unknown_fields > 0 { sawRepeatedOccurrences = true }
     }
 
     /// The one occurrence of a singular message field (rendered repeated for protobuf-c), noting when
@@ -79,6 +86,9 @@ struct CDecodeContext {
         return (0..<count).map { bytes(elements[$0]) }
     }
 
+    /// The unknown fields protobuf-c kept: value bytes as they came, each tag in its shortest form
+    /// (protobuf-c writes tags that way when packing, so a padded tag such as `88 00` for `08` could
+    /// not be written back as it came in any case).
     func unknownFields(_ base: ProtobufCMessage) throws(CodecError) -> UnknownFields {
         var fields = UnknownFields()
         guard let entries = base.unknown_fields else { return fields }

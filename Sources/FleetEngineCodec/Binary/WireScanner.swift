@@ -96,7 +96,9 @@ struct WireScanner {
             case .string:
                 try checkUTF8(body, number: number, path: fieldPath)
             case .message(let nested):
-                if try check(nested(), body, path: fieldPath, depth: depth + 1) { needsRewrite = true }
+                let nestedSchema = nested()
+                if try check(nestedSchema, body, path: fieldPath, depth: depth + 1) { needsRewrite = true }
+                if nestedSchema.isMapEntry, try !isPlainMapEntry(nestedSchema, body) { needsRewrite = true }
             case .bytes:
                 break
             case .varint, .fixed32, .fixed64:
@@ -110,6 +112,15 @@ struct WireScanner {
     private func readTag(at position: inout Int, limit: Int, path: String) throws(CodecError) -> (Int, WireType) {
         let offset = position
         let tag = try readVarint(at: &position, limit: limit, what: "tag", number: nil, path: path)
+        // A tag is a 32-bit varint: Google's parsers refuse one written in more than 5 bytes.
+        guard position - offset <= 5 else {
+            throw CodecError(
+                code: .malformedVarint,
+                message: "tag is written in \(position - offset) bytes; a tag takes at most 5",
+                byteOffset: offset,
+                fieldPath: path
+            )
+        }
         let number = tag >> 3
         guard number >= 1, number <= UInt64(Self.maxFieldNumber) else {
             throw CodecError(
@@ -308,6 +319,24 @@ struct WireScanner {
                     wireType == field.kind.wireType
                     || (field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited)
             }
+            if fits, let field, case .message(let nested) = field.kind, nested().isMapEntry {
+                // An entry with anything but its key and value stays whole, as an unknown field.
+                let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
+                position = body.upperBound
+                if try isPlainMapEntry(nested(), body) {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+                } else {
+                    // Kept as Google keeps it: the entry read as a message and written back.
+                    var entry = Array(UnsafeBufferPointer(rebasing: bytes[start..<tagEnd]))
+                    let normalized = try normalizedMapEntry(nested(), body)
+                    WireReading.appendVarint(UInt64(normalized.count), to: &entry)
+                    entry.append(contentsOf: normalized)
+                    WireReading.appendVarint(UInt64(Self.wrapperFieldNumber) << 3 | 2, to: &output)
+                    WireReading.appendVarint(UInt64(entry.count), to: &output)
+                    output.append(contentsOf: entry)
+                }
+                continue
+            }
             if fits, let field, case .message(let nested) = field.kind {
                 let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
                 position = body.upperBound
@@ -345,6 +374,45 @@ struct WireScanner {
                 output.append(contentsOf: whole)
             }
         }
+    }
+
+    /// Whether a map entry holds only its key and value fields, with their own wire types.
+    private func isPlainMapEntry(_ entry: WireSchema, _ range: Range<Int>) throws(CodecError) -> Bool {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: entry.messageName)
+            guard let field = entry.field(number: number), field.kind.wireType == wireType else { return false }
+            try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: 0)
+        }
+        return true
+    }
+
+    /// A map entry as Google's parsers write back one that held more than its key and value: the key
+    /// and the value (the last of each, when not empty), then every other field as it came.
+    private func normalizedMapEntry(_ entry: WireSchema, _ range: Range<Int>) throws(CodecError) -> [UInt8] {
+        var known: [Int: Range<Int>] = [:]
+        var others: [UInt8] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let start = position
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: entry.messageName)
+            if let field = entry.field(number: number), field.kind.wireType == wireType, wireType == .lengthDelimited {
+                let value = try readLength(at: &position, limit: range.upperBound, number: number, path: "")
+                known[number] = value
+                position = value.upperBound
+            } else {
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: 0)
+                others.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            }
+        }
+        var output: [UInt8] = []
+        for number in [1, 2] {
+            guard let value = known[number], !value.isEmpty else { continue }
+            WireReading.appendVarint(UInt64(number) << 3 | 2, to: &output)
+            WireReading.appendVarint(UInt64(value.count), to: &output)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[value]))
+        }
+        return output + others
     }
 
     /// The payloads of every occurrence of each singular message field, in arrival order.

@@ -39,6 +39,9 @@ struct WireSchema: Sendable {
 
     var messageName: String
     var fields: [Field]
+    /// A map field's entry type: Google's parsers keep an entry holding anything but its key and
+    /// value (each once or more, with their own wire types) as an unknown field, whole.
+    var isMapEntry = false
 
     func field(number: Int) -> Field? {
         fields.first { $0.number == number }

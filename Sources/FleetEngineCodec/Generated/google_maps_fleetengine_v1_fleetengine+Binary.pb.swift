@@ -295,6 +295,9 @@ extension TripWaypoint: CBackedMessage {
         }
         if let wrapper = context.lastOccurrence(c.pointee.distance_meters, count: c.pointee.n_distance_meters) {
             fields.distanceMeters = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[6] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let value = context.lastOccurrence(c.pointee.eta, count: c.pointee.n_eta) {
             fields.eta = try Timestamp(cMessage: value, context: &context)
@@ -340,6 +343,9 @@ extension TripWaypoint: CBackedMessage {
             if value != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[6] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_distance_meters = 1
             c.pointee.distance_meters = arena.single(wrapper)
@@ -590,36 +596,69 @@ extension VehicleLocation: CBackedMessage {
         }
         if let wrapper = context.lastOccurrence(c.pointee.horizontal_accuracy, count: c.pointee.n_horizontal_accuracy) {
             fields.horizontalAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[8] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.latlng_accuracy, count: c.pointee.n_latlng_accuracy) {
             fields.latlngAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[22] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.heading, count: c.pointee.n_heading) {
             fields.heading = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[2] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.bearing_accuracy, count: c.pointee.n_bearing_accuracy) {
             fields.bearingAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[10] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.heading_accuracy, count: c.pointee.n_heading_accuracy) {
             fields.headingAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[23] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.altitude, count: c.pointee.n_altitude) {
             fields.altitude = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[5] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.vertical_accuracy, count: c.pointee.n_vertical_accuracy) {
             fields.verticalAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[9] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.altitude_accuracy, count: c.pointee.n_altitude_accuracy) {
             fields.altitudeAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[24] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.speed_kmph, count: c.pointee.n_speed_kmph) {
             fields.speedKmph = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[3] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.speed, count: c.pointee.n_speed) {
             fields.speed = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[6] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.speed_accuracy, count: c.pointee.n_speed_accuracy) {
             fields.speedAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[7] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let value = context.lastOccurrence(c.pointee.update_time, count: c.pointee.n_update_time) {
             fields.updateTime = try Timestamp(cMessage: value, context: &context)
@@ -630,17 +669,29 @@ extension VehicleLocation: CBackedMessage {
         fields.locationSensor = LocationSensor(rawValue: Int32(truncatingIfNeeded: c.pointee.location_sensor.rawValue))
         if let wrapper = context.lastOccurrence(c.pointee.is_road_snapped, count: c.pointee.n_is_road_snapped) {
             fields.isRoadSnapped = wrapper.pointee.value != 0
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[27] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(
             c.pointee.is_gps_sensor_enabled, count: c.pointee.n_is_gps_sensor_enabled)
         {
             fields.isGpsSensorEnabled = wrapper.pointee.value != 0
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[12] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.time_since_update, count: c.pointee.n_time_since_update) {
             fields.timeSinceUpdate = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[14] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.num_stale_updates, count: c.pointee.n_num_stale_updates) {
             fields.numStaleUpdates = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[15] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let point = context.lastOccurrence(c.pointee.raw_location, count: c.pointee.n_raw_location) {
             fields.rawLocation = try context.point(point)
@@ -654,6 +705,9 @@ extension VehicleLocation: CBackedMessage {
             c.pointee.raw_location_accuracy, count: c.pointee.n_raw_location_accuracy)
         {
             fields.rawLocationAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[25] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let point = context.lastOccurrence(c.pointee.flp_location, count: c.pointee.n_flp_location) {
             fields.flpLocation = try context.point(point)
@@ -665,9 +719,15 @@ extension VehicleLocation: CBackedMessage {
             c.pointee.flp_latlng_accuracy_meters, count: c.pointee.n_flp_latlng_accuracy_meters)
         {
             fields.flpLatlngAccuracyMeters = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[31] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let wrapper = context.lastOccurrence(c.pointee.flp_heading_degrees, count: c.pointee.n_flp_heading_degrees) {
             fields.flpHeadingDegrees = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[32] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let point = context.lastOccurrence(c.pointee.supplemental_location, count: c.pointee.n_supplemental_location)
         {
@@ -684,6 +744,9 @@ extension VehicleLocation: CBackedMessage {
             c.pointee.supplemental_location_accuracy, count: c.pointee.n_supplemental_location_accuracy)
         {
             fields.supplementalLocationAccuracy = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[21] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         fields.roadSnapped = c.pointee.road_snapped != 0
         if c.pointee.base.n_unknown_fields > 0 {
@@ -705,6 +768,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[8] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_horizontal_accuracy = 1
             c.pointee.horizontal_accuracy = arena.single(wrapper)
         }
@@ -714,6 +780,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[22] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_latlng_accuracy = 1
             c.pointee.latlng_accuracy = arena.single(wrapper)
@@ -725,6 +794,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[2] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_heading = 1
             c.pointee.heading = arena.single(wrapper)
         }
@@ -734,6 +806,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[10] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_bearing_accuracy = 1
             c.pointee.bearing_accuracy = arena.single(wrapper)
@@ -745,6 +820,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[23] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_heading_accuracy = 1
             c.pointee.heading_accuracy = arena.single(wrapper)
         }
@@ -754,6 +832,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[5] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_altitude = 1
             c.pointee.altitude = arena.single(wrapper)
@@ -765,6 +846,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[9] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_vertical_accuracy = 1
             c.pointee.vertical_accuracy = arena.single(wrapper)
         }
@@ -774,6 +858,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[24] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_altitude_accuracy = 1
             c.pointee.altitude_accuracy = arena.single(wrapper)
@@ -785,6 +872,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[3] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_speed_kmph = 1
             c.pointee.speed_kmph = arena.single(wrapper)
         }
@@ -795,6 +885,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[6] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_speed = 1
             c.pointee.speed = arena.single(wrapper)
         }
@@ -804,6 +897,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[7] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_speed_accuracy = 1
             c.pointee.speed_accuracy = arena.single(wrapper)
@@ -827,6 +923,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
             }
+            if let unknown = wrapperUnknownFields[27] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_is_road_snapped = 1
             c.pointee.is_road_snapped = arena.single(wrapper)
         }
@@ -836,6 +935,9 @@ extension VehicleLocation: CBackedMessage {
             if value {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
+            }
+            if let unknown = wrapperUnknownFields[12] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_is_gps_sensor_enabled = 1
             c.pointee.is_gps_sensor_enabled = arena.single(wrapper)
@@ -847,6 +949,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[14] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_time_since_update = 1
             c.pointee.time_since_update = arena.single(wrapper)
         }
@@ -856,6 +961,9 @@ extension VehicleLocation: CBackedMessage {
             if value != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[15] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_num_stale_updates = 1
             c.pointee.num_stale_updates = arena.single(wrapper)
@@ -879,6 +987,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[25] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_raw_location_accuracy = 1
             c.pointee.raw_location_accuracy = arena.single(wrapper)
         }
@@ -897,6 +1008,9 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
+            if let unknown = wrapperUnknownFields[31] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
+            }
             c.pointee.n_flp_latlng_accuracy_meters = 1
             c.pointee.flp_latlng_accuracy_meters = arena.single(wrapper)
         }
@@ -906,6 +1020,9 @@ extension VehicleLocation: CBackedMessage {
             if value != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[32] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_flp_heading_degrees = 1
             c.pointee.flp_heading_degrees = arena.single(wrapper)
@@ -929,6 +1046,9 @@ extension VehicleLocation: CBackedMessage {
             if value.bitPattern != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[21] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_supplemental_location_accuracy = 1
             c.pointee.supplemental_location_accuracy = arena.single(wrapper)

@@ -308,6 +308,11 @@ public struct TerminalLocation: Sendable, Hashable {
 public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.TripWaypoint"
 
+    var wrapperUnknownFields: [Int32: UnknownFields] {
+        get { storage.fields.wrapperUnknownFields }
+        set { uniqueStorage().fields.wrapperUnknownFields = newValue }
+    }
+
     /// `location` (field 1).
     public var location: TerminalLocation? {
         get { storage.fields.location }
@@ -415,6 +420,10 @@ public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
 
         /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
         var unknownFields = UnknownFields()
+
+        /// Unknown fields inside wrapper fields (e.g. an `Int32Value`), by field number: the wrapper is a
+        /// Swift optional, so what else its message carried is kept here and written back with it.
+        var wrapperUnknownFields: [Int32: UnknownFields] = [:]
     }
 
     /// Copy-on-write storage: shared between copies until one of them changes a field.
@@ -485,6 +494,11 @@ public struct VehicleAttribute: Sendable, Hashable {
 /// Where a vehicle was, how it moved and how sure each reading is.
 public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.VehicleLocation"
+
+    var wrapperUnknownFields: [Int32: UnknownFields] {
+        get { storage.fields.wrapperUnknownFields }
+        set { uniqueStorage().fields.wrapperUnknownFields = newValue }
+    }
 
     /// `location` (field 1).
     public var location: LatLng? {
@@ -893,6 +907,10 @@ public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible 
 
         /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
         var unknownFields = UnknownFields()
+
+        /// Unknown fields inside wrapper fields (e.g. an `Int32Value`), by field number: the wrapper is a
+        /// Swift optional, so what else its message carried is kept here and written back with it.
+        var wrapperUnknownFields: [Int32: UnknownFields] = [:]
     }
 
     /// Copy-on-write storage: shared between copies until one of them changes a field.

@@ -202,6 +202,9 @@ extension Trip: CBackedMessage {
             c.pointee.remaining_distance_meters, count: c.pointee.n_remaining_distance_meters)
         {
             fields.remainingDistanceMeters = wrapper.pointee.value
+            if wrapper.pointee.base.n_unknown_fields > 0 {
+                fields.wrapperUnknownFields[12] = try context.unknownFields(wrapper.pointee.base)
+            }
         }
         if let value = context.lastOccurrence(c.pointee.eta_to_first_waypoint, count: c.pointee.n_eta_to_first_waypoint)
         {
@@ -341,6 +344,9 @@ extension Trip: CBackedMessage {
             if value != 0 {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
+            }
+            if let unknown = wrapperUnknownFields[12] {
+                arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_remaining_distance_meters = 1
             c.pointee.remaining_distance_meters = arena.single(wrapper)

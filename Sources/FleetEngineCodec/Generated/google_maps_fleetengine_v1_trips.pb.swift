@@ -173,6 +173,11 @@ public struct TripView: ProtobufEnum {
 public struct Trip: Sendable, Hashable, CustomDebugStringConvertible {
     public static let protoMessageName = "maps.fleetengine.v1.Trip"
 
+    var wrapperUnknownFields: [Int32: UnknownFields] {
+        get { storage.fields.wrapperUnknownFields }
+        set { uniqueStorage().fields.wrapperUnknownFields = newValue }
+    }
+
     /// "providers/{provider_id}/trips/{trip_id}".
     public var name: String {
         get { storage.fields.name }
@@ -528,6 +533,10 @@ public struct Trip: Sendable, Hashable, CustomDebugStringConvertible {
 
         /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
         var unknownFields = UnknownFields()
+
+        /// Unknown fields inside wrapper fields (e.g. an `Int32Value`), by field number: the wrapper is a
+        /// Swift optional, so what else its message carried is kept here and written back with it.
+        var wrapperUnknownFields: [Int32: UnknownFields] = [:]
     }
 
     /// Copy-on-write storage: shared between copies until one of them changes a field.

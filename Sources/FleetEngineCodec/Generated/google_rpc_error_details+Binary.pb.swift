@@ -52,7 +52,7 @@ extension ErrorInfo: CBackedMessage {
                         fields: [
                             WireSchema.Field(number: 1, name: "key", kind: .string, isRepeated: false),
                             WireSchema.Field(number: 2, name: "value", kind: .string, isRepeated: false),
-                        ])
+                        ], isMapEntry: true)
                 }), isRepeated: true),
         ])
 
@@ -77,6 +77,7 @@ extension ErrorInfo: CBackedMessage {
         if c.pointee.n_metadata > 0, let entries = c.pointee.metadata {
             for index in 0..<c.pointee.n_metadata {
                 guard let entry = entries[index] else { continue }
+                context.checkMapEntry(entry.pointee.base)
                 self.metadata[try context.string(entry.pointee.key)] = try context.string(entry.pointee.value)
             }
         }
@@ -401,7 +402,7 @@ extension QuotaFailure.Violation: CBackedMessage {
                         fields: [
                             WireSchema.Field(number: 1, name: "key", kind: .string, isRepeated: false),
                             WireSchema.Field(number: 2, name: "value", kind: .string, isRepeated: false),
-                        ])
+                        ], isMapEntry: true)
                 }), isRepeated: true),
             WireSchema.Field(number: 7, name: "quota_value", kind: .varint, isRepeated: false),
             WireSchema.Field(number: 8, name: "future_quota_value", kind: .varint, isRepeated: false),
@@ -435,6 +436,7 @@ extension QuotaFailure.Violation: CBackedMessage {
         if c.pointee.n_quota_dimensions > 0, let entries = c.pointee.quota_dimensions {
             for index in 0..<c.pointee.n_quota_dimensions {
                 guard let entry = entries[index] else { continue }
+                context.checkMapEntry(entry.pointee.base)
                 self.quotaDimensions[try context.string(entry.pointee.key)] = try context.string(entry.pointee.value)
             }
         }

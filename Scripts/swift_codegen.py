@@ -725,7 +725,7 @@ def write_encode(w, message, registry):
             w("wrapper.pointee.has_value = 1", 4)
             w("wrapper.pointee.value = %s" % encode_scalar(field, "value", WRAPPERS[field.type_name]), 4)
             w("}", 3)
-            w("if let unknown = wrapperUnknownFields[%d] {" % field.number, 3)
+            w("if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[%d] {" % field.number, 3)
             w("arena.attach(unknown, to: &wrapper.pointee.base)", 4)
             w("}", 3)
             w("c.pointee.n_%s = 1" % field.c, 3)

@@ -344,7 +344,7 @@ extension TripWaypoint: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[6] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[6] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_distance_meters = 1
@@ -768,7 +768,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[8] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[8] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_horizontal_accuracy = 1
@@ -781,7 +781,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[22] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[22] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_latlng_accuracy = 1
@@ -794,7 +794,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[2] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[2] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_heading = 1
@@ -807,7 +807,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[10] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[10] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_bearing_accuracy = 1
@@ -820,7 +820,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[23] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[23] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_heading_accuracy = 1
@@ -833,7 +833,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[5] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[5] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_altitude = 1
@@ -846,7 +846,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[9] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[9] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_vertical_accuracy = 1
@@ -859,7 +859,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[24] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[24] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_altitude_accuracy = 1
@@ -872,7 +872,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[3] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[3] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_speed_kmph = 1
@@ -885,7 +885,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[6] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[6] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_speed = 1
@@ -898,7 +898,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[7] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[7] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_speed_accuracy = 1
@@ -923,7 +923,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
             }
-            if let unknown = wrapperUnknownFields[27] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[27] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_is_road_snapped = 1
@@ -936,7 +936,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value ? 1 : 0
             }
-            if let unknown = wrapperUnknownFields[12] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[12] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_is_gps_sensor_enabled = 1
@@ -949,7 +949,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[14] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[14] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_time_since_update = 1
@@ -962,7 +962,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[15] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[15] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_num_stale_updates = 1
@@ -987,7 +987,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[25] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[25] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_raw_location_accuracy = 1
@@ -1008,7 +1008,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[31] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[31] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_flp_latlng_accuracy_meters = 1
@@ -1021,7 +1021,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[32] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[32] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_flp_heading_degrees = 1
@@ -1047,7 +1047,7 @@ extension VehicleLocation: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[21] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[21] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_supplemental_location_accuracy = 1

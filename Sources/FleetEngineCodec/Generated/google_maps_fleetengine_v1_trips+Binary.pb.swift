@@ -345,7 +345,7 @@ extension Trip: CBackedMessage {
                 wrapper.pointee.has_value = 1
                 wrapper.pointee.value = value
             }
-            if let unknown = wrapperUnknownFields[12] {
+            if !wrapperUnknownFields.isEmpty, let unknown = wrapperUnknownFields[12] {
                 arena.attach(unknown, to: &wrapper.pointee.base)
             }
             c.pointee.n_remaining_distance_meters = 1

@@ -6,13 +6,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FleetEngineCodec", targets: ["FleetEngineCodec"]),
+        .library(name: "FleetEngineStatus", targets: ["FleetEngineStatus"]),
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +37,13 @@ let package = Package(
             dependencies: ["CFleetEngineProtos", "CProtobufC"]
         ),
         .target(
+            name: "FleetEngineStatus",
+            dependencies: [
+                "FleetEngineCodec",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+            ]
+        ),
+        .target(
             name: "FleetEngineWire",
             dependencies: ["FleetEngineCodec", "CZlib"]
         ),
@@ -42,6 +51,7 @@ let package = Package(
             name: "FleetTripsCLI",
             dependencies: [
                 "FleetEngineCodec",
+                "FleetEngineStatus",
                 "FleetEngineWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -53,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "FleetEngineCodecTests",
             dependencies: ["FleetEngineCodec"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FleetEngineStatusTests",
+            dependencies: ["FleetEngineStatus"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

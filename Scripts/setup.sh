@@ -6,7 +6,7 @@
 #
 # Installs, when missing: Debian's libprotobuf-c-dev (the codec's C runtime), protobuf-c-compiler
 # and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), and
-# from PyPI Google's google-maps-fleetengine and grpcio (the independent references the tests
+# from PyPI Google's google-maps-fleetengine, grpcio and grpcio-status (the independent references the tests
 # compare against). Run as root, or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +26,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo_prefix apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python_packages=(google-maps-fleetengine grpcio)
-if ! python3 -c "import google.maps.fleetengine_v1, grpc" >/dev/null 2>&1; then
+python_packages=(google-maps-fleetengine grpcio grpcio-status)
+if ! python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status" >/dev/null 2>&1; then
     echo "installing from PyPI: ${python_packages[*]}"
     python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

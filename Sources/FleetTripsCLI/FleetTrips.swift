@@ -8,8 +8,11 @@ public struct FleetTrips: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "fleettrips",
-        abstract: "Work with Google Maps Fleet Engine trips: convert trip messages between binary and JSON.",
-        subcommands: [DecodeCommand.self, EncodeCommand.self, TypesCommand.self]
+        abstract: """
+            Work with Google Maps Fleet Engine trips: convert trip messages between binary and JSON, \
+            and explain the gRPC statuses calls end with.
+            """,
+        subcommands: [DecodeCommand.self, EncodeCommand.self, TypesCommand.self, StatusCommand.self]
     )
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.

@@ -25,6 +25,14 @@ enum CommandRunner {
         return output
     }
 
+    /// Runs `fleettrips status` with `arguments` and returns what it wrote.
+    static func status(_ arguments: [String]) throws -> String {
+        let command = try #require(try parse(["status"] + arguments) as? StatusCommand)
+        var output: [UInt8] = []
+        try command.run(output: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// The line the executable prints for `error` (after `Error: `) and its exit status.
     static func report(for error: any Error) -> (message: String, exitCode: Int32) {
         (FleetTrips.message(for: error), FleetTrips.exitCode(for: error).rawValue)

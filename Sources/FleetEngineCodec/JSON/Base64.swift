@@ -5,9 +5,13 @@
 /// (section 5), with or without padding. Unlike Python's lenient decoder it refuses characters outside
 /// both alphabets (spaces and line breaks included), padding anywhere but at the end, and a length that
 /// leaves a single character over; unused low bits of the last character are ignored, as Python does.
-enum Base64 {
-    /// Appends the standard base64 form of `data`, padded to a multiple of four characters.
-    static func encode(_ data: [UInt8], into output: inout [UInt8]) {
+///
+/// Package-visible so that the status layer reads and writes `grpc-status-details-bin` by the same rules
+/// (gRPC's PROTOCOL-HTTP2, "Requests": binary header values are base64, padded or not).
+package enum Base64 {
+    /// Appends the standard base64 form of `data`, padded to a multiple of four characters unless
+    /// `padded` is false (gRPC senders leave the padding off `-bin` header values).
+    package static func encode(_ data: [UInt8], into output: inout [UInt8], padded: Bool = true) {
         let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
         output.reserveCapacity(output.count + (data.count + 2) / 3 * 4)
         alphabet.withUTF8Buffer { table in
@@ -25,14 +29,16 @@ enum Base64 {
                 let group = UInt32(data[index]) << 16
                 output.append(table[Int(group >> 18)])
                 output.append(table[Int(group >> 12 & 0x3F)])
-                output.append(UInt8(ascii: "="))
-                output.append(UInt8(ascii: "="))
+                if padded {
+                    output.append(UInt8(ascii: "="))
+                    output.append(UInt8(ascii: "="))
+                }
             case 2:
                 let group = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8
                 output.append(table[Int(group >> 18)])
                 output.append(table[Int(group >> 12 & 0x3F)])
                 output.append(table[Int(group >> 6 & 0x3F)])
-                output.append(UInt8(ascii: "="))
+                if padded { output.append(UInt8(ascii: "=")) }
             default:
                 break
             }
@@ -41,9 +47,9 @@ enum Base64 {
 
     /// Decodes base64 text in either alphabet, padded or not.
     ///
-    /// - Throws: ``CodecError/Code/invalidJSONValue`` naming the offending character and its index in
+    /// - Throws: ``CodecError/Code/invalidBase64`` naming the offending character and its index in
     ///   the text; the caller adds where the text was.
-    static func decode(_ text: String) throws(CodecError) -> [UInt8] {
+    package static func decode(_ text: String) throws(CodecError) -> [UInt8] {
         let characters = Array(text.utf8)
         var end = characters.count
         while end > 0, characters[end - 1] == UInt8(ascii: "=") {
@@ -52,14 +58,14 @@ enum Base64 {
         let padding = characters.count - end
         if padding > 0, padding > 2 || characters.count % 4 != 0 {
             throw CodecError(
-                code: .invalidJSONValue,
+                code: .invalidBase64,
                 message: "base64 text of \(characters.count) characters ends in \(padding) '=', which is not "
                     + "the padding to a multiple of four"
             )
         }
         if end % 4 == 1 {
             throw CodecError(
-                code: .invalidJSONValue,
+                code: .invalidBase64,
                 message: "base64 text of \(end) characters leaves one character over, which encodes no byte"
             )
         }
@@ -70,7 +76,7 @@ enum Base64 {
         for index in 0..<end {
             guard let value = sextet(characters[index]) else {
                 throw CodecError(
-                    code: .invalidJSONValue,
+                    code: .invalidBase64,
                     message: "\(describe(characters, at: index)) at index \(index) is not a base64 character"
                 )
             }

@@ -110,7 +110,10 @@ struct JSONReadContext {
         do throws(CodecError) {
             return try Base64.decode(text)
         } catch {
-            throw located(error, at: value)
+            // In JSON, bad base64 is a bad value for a bytes field.
+            var valueError = error
+            valueError.code = .invalidJSONValue
+            throw located(valueError, at: value)
         }
     }
 

@@ -26,6 +26,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownTypeURL
             case unknownMessageType
             case rejectedByProtobufC
+            case invalidBase64
         }
 
         private let wrapped: Wrapped
@@ -64,6 +65,9 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         /// protobuf-c refused input that the codec's own checks found well-formed. Never expected;
         /// reported rather than hidden.
         public static let rejectedByProtobufC = Code(.rejectedByProtobufC)
+        /// Text that should be base64 (RFC 4648) is not: a character outside both alphabets,
+        /// misplaced padding, or a length that leaves a character over.
+        public static let invalidBase64 = Code(.invalidBase64)
 
         public var description: String {
             switch wrapped {
@@ -77,6 +81,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case .messageTooLarge: "message too large"
             case .nestingTooDeep: "nesting too deep"
             case .memoryLimitExceeded: "memory limit exceeded"
+            case .invalidBase64: "invalid base64"
             case .invalidJSON: "invalid JSON"
             case .unknownJSONField: "unknown JSON field"
             case .invalidJSONValue: "invalid JSON value"

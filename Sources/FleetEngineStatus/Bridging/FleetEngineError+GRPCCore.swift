@@ -1,0 +1,54 @@
+import FleetEngineCodec
+import GRPCCore
+
+extension FleetEngineError: RPCErrorConvertible {
+    /// Reads a grpc-swift `RPCError`: its code, its message, and the `google.rpc.Status` details
+    /// that a server put in `grpc-status-details-bin` (grpc-swift hands binary metadata over decoded).
+    /// The `RPCError` itself is kept as the ``cause``.
+    public init(_ error: RPCError) {
+        self.init(
+            code: StatusCode(rawValue: error.code.rawValue), message: error.message, origin: .bridged, cause: error)
+        for bytes in error.metadata[binaryValues: Self.statusDetailsKey] {
+            do throws(CodecError) {
+                let status = try RPCStatus(serializedBytes: bytes)
+                rpcStatus = status
+                details = status.details.map(StatusDetail.init)
+            } catch {
+                var text: [UInt8] = []
+                Base64.encode(bytes, into: &text, padded: false)
+                statusDetailsProblem = StatusDetailsProblem(
+                    rawValue: String(decoding: text, as: UTF8.self), reason: error)
+            }
+            break
+        }
+    }
+
+    /// Reads a grpc-swift `Status`; nil when it is OK, which is no error.
+    public init?(_ status: Status) {
+        guard status.code != .ok else { return nil }
+        self.init(code: StatusCode(rawValue: status.code.rawValue), message: status.message, origin: .bridged)
+    }
+
+    /// The trailer key of the serialized `google.rpc.Status` (gRPC's convention, used by every Google API).
+    public static let statusDetailsKey = "grpc-status-details-bin"
+
+    /// The code a grpc-swift server ends the call with. A code gRPC does not define, or OK (which
+    /// is no error), goes out as UNKNOWN, since grpc-swift's codes are a closed set.
+    public var rpcErrorCode: RPCError.Code {
+        Status.Code(rawValue: code.rawValue).flatMap { RPCError.Code($0) } ?? .unknown
+    }
+
+    /// The message a grpc-swift server sends as `grpc-message`.
+    public var rpcErrorMessage: String { message }
+
+    /// `grpc-status-details-bin` with the ``details`` as a `google.rpc.Status`, when there are any.
+    public var rpcErrorMetadata: Metadata {
+        guard !details.isEmpty else { return [:] }
+        var metadata = Metadata()
+        metadata.addBinary(callStatus.rpcStatusMessage.serializedBytes(), forKey: Self.statusDetailsKey)
+        return metadata
+    }
+
+    /// The error underneath, if any.
+    public var rpcErrorCause: (any Error)? { cause }
+}

@@ -1,0 +1,36 @@
+import FleetEngineCodec
+
+extension CallStatus {
+    /// The status as a `google.rpc.Status`: the code, the message and the details.
+    public var rpcStatusMessage: RPCStatus {
+        var status = RPCStatus()
+        status.code = Int32(truncatingIfNeeded: code.rawValue)
+        status.message = message
+        status.details = details.map(\.anyMessage)
+        return status
+    }
+
+    /// The trailer values a server sends for this status (gRPC's doc/PROTOCOL-HTTP2.md, "Responses"):
+    /// `grpc-status`, `grpc-message` percent-encoded (nil when the message is empty), and
+    /// `grpc-status-details-bin` as unpadded base64 of the ``rpcStatusMessage`` (nil without details).
+    public var trailerValues: (grpcStatus: String, grpcMessage: String?, grpcStatusDetailsBin: String?) {
+        let message = self.message.isEmpty ? nil : StatusMessageText.encode(self.message)
+        var detailsBin: String?
+        if !details.isEmpty {
+            var text: [UInt8] = []
+            Base64.encode(rpcStatusMessage.serializedBytes(), into: &text, padded: false)
+            detailsBin = String(decoding: text, as: UTF8.self)
+        }
+        return (String(code.rawValue), message, detailsBin)
+    }
+}
+
+extension FleetEngineError {
+    /// The error as the status a call ends with.
+    public var callStatus: CallStatus {
+        var status = CallStatus(code: code, message: message, details: details, origin: origin)
+        status.rpcStatus = rpcStatus
+        status.statusDetailsProblem = statusDetailsProblem
+        return status
+    }
+}

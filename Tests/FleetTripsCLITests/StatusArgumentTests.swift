@@ -40,7 +40,7 @@ struct StatusArgumentTests {
         arguments: [
             (
                 "CAg!",
-                "--details-bin is not base64 of a google.rpc.Status: invalid JSON value: '!' at index 3 is not "
+                "--details-bin is not base64 of a google.rpc.Status: invalid base64: '!' at index 3 is not "
                     + "a base64 character"
             ),
             (

@@ -15,6 +15,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -48,11 +51,24 @@ let package = Package(
             dependencies: ["FleetEngineCodec", "CZlib"]
         ),
         .target(
+            name: "FleetEngineEmulator",
+            dependencies: [
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "FleetTripsCLI",
             dependencies: [
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
+                "FleetEngineEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,12 +87,27 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "FleetEngineEmulatorTests",
+            dependencies: [
+                "FleetEngineEmulator",
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "FleetEngineWireTests",
             dependencies: ["FleetEngineWire"]
         ),
         .testTarget(
             name: "FleetTripsCLITests",
-            dependencies: ["FleetTripsCLI"]
+            dependencies: [
+                "FleetTripsCLI", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
+                "FleetEngineWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@
 #
 # Needs protoc and protoc-gen-swift 1.39.0 (the plugin of apple/swift-protobuf 1.39.0; build it with
 # `swift build -c release --product protoc-gen-swift` in a checkout of that tag). Set
-# PROTOC_GEN_SWIFT to its path; the default is where it was built when the models were first made.
+# PROTOC_GEN_SWIFT to its path, or put it on PATH.
 #
 # Only our own files are compiled. google/protobuf/*.proto are left out: swift-protobuf ships the
 # well-known types (Google_Protobuf_Timestamp and so on) in its SwiftProtobuf module, and the
@@ -20,7 +20,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-plugin="${PROTOC_GEN_SWIFT:-/tmp/pgs/sp/.build/release/protoc-gen-swift}"
+plugin="${PROTOC_GEN_SWIFT:-$(command -v protoc-gen-swift || echo protoc-gen-swift)}"
 output="$root/Benchmarks/Sources/SwiftProtobufModels"
 
 check=0

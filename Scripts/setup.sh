@@ -6,8 +6,9 @@
 #
 # Installs, when missing: Debian's libprotobuf-c-dev (the codec's C runtime), protobuf-c-compiler
 # and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), and
-# from PyPI Google's google-maps-fleetengine, grpcio and grpcio-status (the independent references the tests
-# compare against). Run as root, or with sudo available.
+# from PyPI, into the project's virtualenv .venv, Google's google-maps-fleetengine, grpcio and
+# grpcio-status (the independent references the tests compare against). Run as root, or with sudo
+# available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,10 +27,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo_prefix apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Google's Python packages go into a virtualenv of the project's own (.venv), so the system's
+# Python is left as it is; Scripts/test.sh runs every Python check with .venv/bin/python3.
 python_packages=(google-maps-fleetengine grpcio grpcio-status)
-if ! python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status" >/dev/null 2>&1; then
-    echo "installing from PyPI: ${python_packages[*]}"
-    python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
+if [ ! -x .venv/bin/python3 ]; then
+    echo "creating the virtualenv .venv"
+    python3 -m venv .venv
+fi
+if ! .venv/bin/python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status" >/dev/null 2>&1; then
+    echo "installing from PyPI into .venv: ${python_packages[*]}"
+    .venv/bin/python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi
 
 swift build -c release --product fleettrips

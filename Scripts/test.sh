@@ -6,13 +6,21 @@
 # 1. the generated code (C and Swift) is what Scripts/generate-code.py makes from Protos/;
 # 2. Protos/ declares what Google's published google-maps-fleetengine package declares;
 # 3. the Swift test suite;
-# 4. the binary decoder agrees with Google's parser on the committed fuzz corpus.
+# 4. the binary decoder agrees with Google's parser on the committed fuzz corpus;
+# 5. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`).
+#
+# Arguments go to `swift build` and `swift test` (CI passes -Xswiftc -warnings-as-errors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
-python3 Scripts/generate-code.py --check
-python3 Scripts/check-descriptors.py
+python=python3
+if [ -x .venv/bin/python3 ]; then python=.venv/bin/python3; fi
+
+"$python" Scripts/generate-code.py --check
+"$python" Scripts/check-descriptors.py
 swift test "$@"
-python3 Scripts/differential-check.py FuzzTesting/Corpus
+"$python" Scripts/differential-check.py FuzzTesting/Corpus
+swift build --product fleettrips "$@"
+"$python" Scripts/check-emulator-with-google-client.py "$(swift build --show-bin-path "$@")/fleettrips"

@@ -10,9 +10,12 @@ public struct FleetTrips: AsyncParsableCommand {
         commandName: "fleettrips",
         abstract: """
             Work with Google Maps Fleet Engine trips: convert trip messages between binary and JSON, \
-            and explain the gRPC statuses calls end with.
+            explain the gRPC statuses calls end with, and run a local Fleet Engine (the emulator).
             """,
-        subcommands: [DecodeCommand.self, EncodeCommand.self, TypesCommand.self, StatusCommand.self]
+        subcommands: [
+            DecodeCommand.self, EncodeCommand.self, TypesCommand.self, StatusCommand.self, ServeCommand.self,
+            TokenCommand.self,
+        ]
     )
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.

@@ -9,10 +9,17 @@
 /// Package-visible so that the status layer reads and writes `grpc-status-details-bin` by the same rules
 /// (gRPC's PROTOCOL-HTTP2, "Requests": binary header values are base64, padded or not).
 package enum Base64 {
-    /// Appends the standard base64 form of `data`, padded to a multiple of four characters unless
-    /// `padded` is false (gRPC senders leave the padding off `-bin` header values).
-    package static func encode(_ data: [UInt8], into output: inout [UInt8], padded: Bool = true) {
-        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    /// Appends the base64 form of `data`, padded to a multiple of four characters unless `padded` is
+    /// false (gRPC senders leave the padding off `-bin` header values), in the standard alphabet, or
+    /// the URL-safe one of RFC 4648 section 5 when `urlSafe` is true (JWTs, Fleet Engine's encoded
+    /// route segments).
+    package static func encode(
+        _ data: [UInt8], into output: inout [UInt8], padded: Bool = true, urlSafe: Bool = false
+    ) {
+        let alphabet: StaticString =
+            urlSafe
+            ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+            : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
         output.reserveCapacity(output.count + (data.count + 2) / 3 * 4)
         alphabet.withUTF8Buffer { table in
             var index = 0

@@ -1,0 +1,124 @@
+import FleetEngineStatus
+
+/// Who may call which TripService method on which trip: Fleet Engine's rules, or none at all.
+///
+/// With ``verify(_:)`` a call needs `authorization: Bearer <JWT>` with a token the
+/// ``TokenVerifier`` accepts, and then:
+///
+/// - a server token (`"tripid": "*"`) may call every method on every trip;
+/// - a consumer token (`"tripid": "<trip id>"`) may only read its own trip: a write method
+///   (``TripServiceMethod/isWrite``), SearchTrips (which spans trips) or another trip is
+///   PERMISSION_DENIED.
+///
+/// With ``noAuth`` (`--no-auth`) every call is allowed and headers are not looked at.
+public struct AccessPolicy: Sendable {
+    private enum Mode: Sendable {
+        case noAuth
+        case verify(TokenVerifier)
+    }
+
+    private let mode: Mode
+
+    private init(_ mode: Mode) {
+        self.mode = mode
+    }
+
+    /// Allows every call, with or without a token.
+    public static let noAuth = AccessPolicy(.noAuth)
+
+    /// Requires a token `verifier` accepts, and applies Fleet Engine's role rules.
+    public static func verify(_ verifier: TokenVerifier) -> AccessPolicy {
+        AccessPolicy(.verify(verifier))
+    }
+
+    /// The verifier, or nil for ``noAuth``.
+    public var verifier: TokenVerifier? {
+        switch mode {
+        case .noAuth: nil
+        case .verify(let verifier): verifier
+        }
+    }
+
+    /// Whether calls need a token.
+    public var requiresToken: Bool { verifier != nil }
+
+    /// Checks one call that concerns at most one trip.
+    ///
+    /// - Parameters:
+    ///   - method: the RPC.
+    ///   - tripName: the trip the request concerns, `providers/{provider}/trips/{trip_id}`; nil for
+    ///     a call that names none (SearchTrips).
+    ///   - authorization: the `authorization` header's value; nil when there was none.
+    /// - Returns: the token's claims, or nil under ``noAuth``.
+    /// - Throws: UNAUTHENTICATED when the token is missing or refused, PERMISSION_DENIED when it
+    ///   does not cover the call; each with an `ErrorInfo` naming the reason and the method.
+    @discardableResult
+    public func authorize(
+        method: TripServiceMethod,
+        tripName: String?,
+        authorization: String?
+    ) throws(FleetEngineError) -> FleetEngineClaims? {
+        try authorize(method: method, tripNames: tripName.map { [$0] } ?? [], authorization: authorization)
+    }
+
+    /// Checks one call that concerns any number of trips; a consumer token must cover each.
+    ///
+    /// - Returns: the token's claims, or nil under ``noAuth``.
+    /// - Throws: as ``authorize(method:tripName:authorization:)``.
+    @discardableResult
+    public func authorize(
+        method: TripServiceMethod,
+        tripNames: [String],
+        authorization: String?
+    ) throws(FleetEngineError) -> FleetEngineClaims? {
+        guard case .verify(let verifier) = mode else { return nil }
+        let claims: FleetEngineClaims
+        do throws(JWTError) {
+            claims = try verifier.verify(token: TokenVerifier.bearerToken(from: authorization))
+        } catch {
+            throw FleetEngineError.tokenRejected(error, method: method)
+        }
+        guard case .consumer(let claimedTripID) = claims.role else { return claims }
+        let tokenTripID = JWTError.excerpt(claimedTripID)
+        if method.isWrite {
+            throw FleetEngineError.accessDenied(
+                reason: "CONSUMER_ROLE_WRITE",
+                message: "a consumer token may not call \(method.name); it needs a server token (tripid \"*\")",
+                method: method
+            )
+        }
+        if method.spansTrips {
+            throw FleetEngineError.accessDenied(
+                reason: "CONSUMER_ROLE_SEARCH",
+                message: "a consumer token may not call \(method.name), which spans trips; it needs a server token "
+                    + "(tripid \"*\")",
+                method: method
+            )
+        }
+        if tripNames.isEmpty {
+            throw FleetEngineError.accessDenied(
+                reason: "TRIP_ID_MISMATCH",
+                message: "the request names no trip, and a consumer token covers only trip \"\(tokenTripID)\"",
+                method: method,
+                metadata: ["tokenTripId": tokenTripID]
+            )
+        }
+        for name in tripNames where Self.tripID(in: name) != claimedTripID {
+            throw FleetEngineError.accessDenied(
+                reason: "TRIP_ID_MISMATCH",
+                message: "the token is for trip \"\(tokenTripID)\", not for \(name)",
+                method: method,
+                metadata: ["tokenTripId": tokenTripID, "trip": name]
+            )
+        }
+        return claims
+    }
+
+    /// The `{trip_id}` of `providers/{provider}/trips/{trip_id}`, or nil for text of another shape
+    /// (which then matches no consumer token; checking the name is the service's job).
+    static func tripID(in name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "providers", parts[2] == "trips", !parts[3].isEmpty else { return nil }
+        return String(parts[3])
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+extension FleetEngineClaims {
+    /// Decodes a JWT claims set.
+    ///
+    /// Registered claims must have the types RFC 7519 section 4.1 gives them (`exp`, `iat` and
+    /// `nbf` are NumericDates: JSON numbers of seconds since the epoch, fractions allowed); claims
+    /// this type does not model are ignored, as section 4 asks of claims that are not understood.
+    ///
+    /// - Throws: ``JWTError/Code/malformedToken`` when the bytes are not a JSON object or a known
+    ///   claim has the wrong type.
+    public init(json bytes: [UInt8]) throws(JWTError) {
+        let raw: DecodedClaims
+        do {
+            raw = try JSONDecoder().decode(DecodedClaims.self, from: Data(bytes))
+        } catch {
+            throw JWTError(
+                code: .malformedToken,
+                message: "the payload is not a JSON object of JWT claims with the types RFC 7519 section 4.1 "
+                    + "gives them",
+                metadata: ["part": "payload"],
+                cause: error
+            )
+        }
+        self.init(
+            issuer: raw.iss,
+            subject: raw.sub,
+            audience: raw.aud?.values ?? [],
+            issuedAt: try Self.numericDate(raw.iat, claim: "iat"),
+            expiresAt: try Self.numericDate(raw.exp, claim: "exp"),
+            notBefore: try Self.numericDate(raw.nbf, claim: "nbf"),
+            tripID: raw.authorization?.tripid,
+            vehicleID: raw.authorization?.vehicleid
+        )
+    }
+
+    /// The years 1 to 9999, in seconds since the epoch: the range an RFC 3339 timestamp (and so
+    /// Fleet Engine's own `Timestamp`) can show.
+    static let numericDateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// A NumericDate (RFC 7519 section 2) as a `Date`, refused outside ``numericDateRange`` so that
+    /// a token cannot make the emulator compute or print a date no calendar holds.
+    private static func numericDate(_ seconds: Double?, claim: String) throws(JWTError) -> Date? {
+        guard let seconds else { return nil }
+        guard numericDateRange.contains(seconds) else {
+            throw JWTError(
+                code: .malformedToken,
+                message: "the \"\(claim)\" claim is not a time between the years 1 and 9999",
+                metadata: ["part": "payload", "claim": claim]
+            )
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// The claims set as compact JSON with sorted keys and unescaped `/`, times as whole seconds.
+    ///
+    /// The form is fixed so that a minted token is byte-for-byte reproducible: the fixture script
+    /// builds the same bytes in Python and the tests compare.
+    public func jsonBytes() throws(JWTError) -> [UInt8] {
+        let encoded = EncodedClaims(
+            iss: issuer,
+            sub: subject,
+            aud: audience.isEmpty ? nil : (audience.count == 1 ? .one(audience[0]) : .many(audience)),
+            iat: issuedAt.map(Self.wholeSeconds),
+            exp: expiresAt.map(Self.wholeSeconds),
+            nbf: notBefore.map(Self.wholeSeconds),
+            authorization: tripID == nil && vehicleID == nil
+                ? nil : AuthorizationClaim(tripid: tripID, vehicleid: vehicleID)
+        )
+        return try JOSEJSON.encode(encoded, part: "claims")
+    }
+
+    private static func wholeSeconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+}
+
+/// Fleet Engine's private `authorization` claim.
+private struct AuthorizationClaim: Codable {
+    var tripid: String?
+    var vehicleid: String?
+}
+
+/// `aud`: one string or an array of strings (RFC 7519 section 4.1.3).
+private enum AudienceClaim: Codable {
+    case one(String)
+    case many([String])
+
+    var values: [String] {
+        switch self {
+        case .one(let value): [value]
+        case .many(let values): values
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .one(value)
+        } else {
+            self = .many(try container.decode([String].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .one(let value): try container.encode(value)
+        case .many(let values): try container.encode(values)
+        }
+    }
+}
+
+private struct DecodedClaims: Decodable {
+    var iss: String?
+    var sub: String?
+    var aud: AudienceClaim?
+    var iat: Double?
+    var exp: Double?
+    var nbf: Double?
+    var authorization: AuthorizationClaim?
+}
+
+private struct EncodedClaims: Encodable {
+    var iss: String?
+    var sub: String?
+    var aud: AudienceClaim?
+    var iat: Int64?
+    var exp: Int64?
+    var nbf: Int64?
+    var authorization: AuthorizationClaim?
+}

@@ -1,0 +1,110 @@
+import FleetEngineCodec
+import Foundation
+
+/// Makes Fleet Engine tokens, for `fleettrips token` and for tests: a consumer token for one trip
+/// or a server token for all, signed HS256 or RS256.
+///
+/// ```swift
+/// let minter = TokenMinter(signingKey: try .rs256(privateKeyPEM: pem, id: "key-1"))
+/// let token = try minter.mint(.consumer(tripID: "trip-1"))
+/// ```
+///
+/// The output is deterministic for a given key, clock and claims (RS256 with PKCS#1 v1.5 padding
+/// and HMAC both are): header and claims are compact JSON with sorted keys.
+public struct TokenMinter: Sendable {
+    /// The issuer and subject written when none is given.
+    public static let defaultPrincipal = "fleettrips@localhost"
+
+    /// The key that signs, and whose id goes in `kid`.
+    public var signingKey: JWTSigningKey
+    /// `iss`.
+    public var issuer: String
+    /// `sub`.
+    public var subject: String
+    /// `aud`.
+    public var audience: String
+    /// How long a token is valid: `exp` is `iat` plus this, in whole seconds.
+    public var lifetime: Duration
+    /// Where `iat` comes from.
+    public var clock: any TimeSource
+
+    /// A minter.
+    ///
+    /// - Parameters:
+    ///   - signingKey: the key to sign with.
+    ///   - issuer: `iss`, `fleettrips@localhost` by default.
+    ///   - subject: `sub`, `fleettrips@localhost` by default.
+    ///   - audience: `aud`, Fleet Engine's by default.
+    ///   - lifetime: how long tokens are valid, one hour by default.
+    ///   - clock: the time source, the system's wall clock by default.
+    public init(
+        signingKey: JWTSigningKey,
+        issuer: String = TokenMinter.defaultPrincipal,
+        subject: String = TokenMinter.defaultPrincipal,
+        audience: String = TokenVerifier.fleetEngineAudience,
+        lifetime: Duration = .seconds(3600),
+        clock: any TimeSource = SystemTimeSource()
+    ) {
+        self.signingKey = signingKey
+        self.issuer = issuer
+        self.subject = subject
+        self.audience = audience
+        self.lifetime = lifetime
+        self.clock = clock
+    }
+
+    /// The claims a token for `role` carries if minted now.
+    ///
+    /// A server token names every trip and every vehicle (`"tripid": "*"`, `"vehicleid": "*"`), as
+    /// Fleet Engine's server tokens do; a consumer token names its trip only.
+    ///
+    /// - Throws: ``JWTError/Code/invalidClaims`` for an empty trip id or a lifetime under a second.
+    public func claims(for role: TokenRole) throws(JWTError) -> FleetEngineClaims {
+        if case .consumer(let tripID) = role, tripID.isEmpty {
+            throw JWTError(code: .invalidClaims, message: "a consumer token needs a non-empty trip id")
+        }
+        let lifetimeSeconds = lifetime.components.seconds
+        guard lifetimeSeconds >= 1 else {
+            throw JWTError(code: .invalidClaims, message: "a token's lifetime must be at least one second")
+        }
+        // NumericDates are written as whole seconds (RFC 7519 section 2 allows fractions, but
+        // verifiers such as google-auth compare integers).
+        let issuedAt = clock.now().seconds
+        return FleetEngineClaims(
+            issuer: issuer,
+            subject: subject,
+            audience: [audience],
+            issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)),
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(issuedAt + lifetimeSeconds)),
+            tripID: role.tripIDClaim,
+            vehicleID: role == .server ? TokenRole.wildcard : nil
+        )
+    }
+
+    /// A token for `role`, valid from now for ``lifetime``, in compact serialization.
+    ///
+    /// - Throws: ``JWTError/Code/invalidClaims`` as ``claims(for:)``,
+    ///   ``JWTError/Code/signingFailed`` when the crypto library fails.
+    public func mint(_ role: TokenRole) throws(JWTError) -> String {
+        try sign(claims(for: role))
+    }
+
+    /// A token carrying exactly `claims`, signed with ``signingKey`` (RFC 7515 section 5.1).
+    ///
+    /// - Throws: ``JWTError/Code/signingFailed`` when the crypto library fails.
+    public func sign(_ claims: FleetEngineClaims) throws(JWTError) -> String {
+        let header = try JOSEJSON.encode(
+            EncodedHeader(alg: signingKey.algorithm.rawValue, kid: signingKey.id, typ: "JWT"),
+            part: "header"
+        )
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(try claims.jsonBytes())
+        let signature = try signingKey.sign(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+}
+
+private struct EncodedHeader: Encodable {
+    var alg: String
+    var kid: String?
+    var typ: String
+}

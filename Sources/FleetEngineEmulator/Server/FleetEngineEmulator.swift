@@ -1,0 +1,150 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import NIOCore
+
+/// A local Fleet Engine: the TripService over gRPC/HTTP/2, for tests and development.
+///
+/// It runs on grpc-swift's server (HTTP/2 by swift-nio-http2), with our protobuf-c codec as its
+/// serializer, so a client under test always meets a gRPC stack other than its own. Plaintext h2c
+/// by default, TLS when given a certificate and key.
+///
+/// ```swift
+/// try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+///     let port = try await emulator.listeningPort()
+///     // ... call 127.0.0.1:port ...
+/// }
+/// ```
+///
+/// Or, as a long-running service, ``run()`` until the task is cancelled or
+/// ``beginGracefulShutdown()`` is called.
+public final class FleetEngineEmulator: Sendable {
+    /// The configuration it was made with.
+    public let configuration: EmulatorConfiguration
+    /// The service itself, callable without gRPC (for tests of the service's rules).
+    public let service: TripServiceCore
+    let store: TripStore
+    private let transport: HTTP2ServerTransport.Posix
+    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+
+    /// An emulator, not yet listening.
+    ///
+    /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
+    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt.
+    public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
+        self.configuration = configuration
+        if let directory = configuration.dataDirectory {
+            store = try TripStore(time: time, directory: directory)
+        } else {
+            store = TripStore(time: time)
+        }
+        service = TripServiceCore(store: store)
+        let faults = configuration.faults
+        let transportConfig = HTTP2ServerTransport.Posix.Config.defaults { config in
+            config.connection.maxAge = faults.goAwayAfter
+            config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
+            if let callNumber = faults.dropConnectionAtCall {
+                let dropper = ConnectionDropper(callNumber: callNumber)
+                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in dropper.streamAccepted(stream) }
+            }
+        }
+        let security: HTTP2ServerTransport.Posix.TransportSecurity
+        if let tls = configuration.tls {
+            security = .tls(
+                certificateChain: [.bytes(Array(tls.certificateChainPEM.utf8), format: .pem)],
+                privateKey: .bytes(Array(tls.privateKeyPEM.utf8), format: .pem)
+            )
+        } else {
+            security = .plaintext
+        }
+        transport = HTTP2ServerTransport.Posix(
+            address: configuration.host.contains(":")
+                ? .ipv6(host: configuration.host, port: configuration.port)
+                : .ipv4(host: configuration.host, port: configuration.port),
+            transportSecurity: security,
+            config: transportConfig
+        )
+        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: FaultInjector(plan: faults))
+        server = GRPCServer(transport: transport, services: [rpc])
+    }
+
+    /// Serves calls until the task is cancelled or ``beginGracefulShutdown()`` is called.
+    public func run() async throws {
+        try await server.serve()
+    }
+
+    /// The port it listens on, once it does (waits until then).
+    public func listeningPort() async throws -> Int {
+        let address = try await transport.listeningAddress
+        if let ipv4 = address.ipv4 { return ipv4.port }
+        if let ipv6 = address.ipv6 { return ipv6.port }
+        throw EmulatorError("the emulator listens on \(address), which has no port")
+    }
+
+    /// Stops accepting calls, lets the calls in flight finish, then makes ``run()`` return.
+    public func beginGracefulShutdown() {
+        server.beginGracefulShutdown()
+    }
+
+    /// The billing reports ReportBillableTrip received, in order.
+    public var billingReports: [ReportBillableTripRequest] {
+        store.billingReports
+    }
+
+    /// Adds a trip that moves by itself: `motion` decides where it is at each moment, `speed` times
+    /// faster than the emulator's clock. Returns the trip as it is at the start.
+    ///
+    /// - Throws: INVALID_ARGUMENT for a malformed name, ALREADY_EXISTS for a name in use.
+    @discardableResult
+    public func addMovingTrip(named name: String, motion: any TripMotion, speed: Double = 1) throws(FleetEngineError)
+        -> Trip
+    {
+        let tripName = try TripName(parsing: name)
+        var trip = Trip()
+        trip.name = tripName.description
+        return try store.create(trip, motion: motion, speed: speed)
+    }
+
+    /// Seeds `count` simulated trips for `providerID` (``TripSimulation/seeded(providerID:count:seed:start:)``),
+    /// starting now and running `speed` times faster than the emulator's clock. Deterministic for a
+    /// seed. Returns their names, in order.
+    ///
+    /// - Throws: ALREADY_EXISTS when a seeded name is already in use.
+    @discardableResult
+    public func simulate(providerID: String, count: Int, seed: UInt64, speed: Double = 1) throws(FleetEngineError)
+        -> [String]
+    {
+        let simulations = TripSimulation.seeded(
+            providerID: providerID, count: count, seed: seed, start: store.time.now())
+        var names: [String] = []
+        for simulation in simulations {
+            let name = simulation.trip(at: .zero).name
+            try addMovingTrip(named: name, motion: simulation, speed: speed)
+            names.append(name)
+        }
+        return names
+    }
+}
+
+/// Runs an emulator for the duration of `body`, then shuts it down gracefully.
+public func withFleetEngineEmulator<Result: Sendable>(
+    _ configuration: EmulatorConfiguration,
+    time: any TimeSource = SystemTimeSource(),
+    _ body: @Sendable (FleetEngineEmulator) async throws -> Result
+) async throws -> Result {
+    let emulator = try FleetEngineEmulator(configuration: configuration, time: time)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await emulator.run() }
+        do {
+            let result = try await body(emulator)
+            emulator.beginGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        } catch {
+            emulator.beginGracefulShutdown()
+            group.cancelAll()
+            throw error
+        }
+    }
+}

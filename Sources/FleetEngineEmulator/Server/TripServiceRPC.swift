@@ -1,0 +1,103 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import GRPCCore
+
+/// The TripService on grpc-swift's server: each of the six methods, with our codec as its
+/// serializer, behind the emulator's faults, authorization and rate limit.
+///
+/// For every call, in order: an injected failure (``FaultPlan/failEvery``), the injected delay, the
+/// token (UNAUTHENTICATED when it does not verify), the request's trip names (INVALID_ARGUMENT when
+/// malformed), the caller's rights (PERMISSION_DENIED), the rate limit (RESOURCE_EXHAUSTED), then
+/// the service itself (``TripServiceCore``). Every failure goes out as its `FleetEngineError`, with
+/// the details in `grpc-status-details-bin`.
+struct TripServiceRPC: RegistrableRPCService {
+    let core: TripServiceCore
+    let policy: AccessPolicy
+    let faults: FaultInjector
+
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let core = self.core
+        register(.createTrip, in: &router, tripNames: { [$0.parent + "/trips/" + $0.tripID] }) {
+            (request: CreateTripRequest) throws(FleetEngineError) in try core.createTrip(request)
+        }
+        register(.getTrip, in: &router, tripNames: { [$0.name] }) {
+            (request: GetTripRequest) throws(FleetEngineError) in try core.getTrip(request)
+        }
+        register(.updateTrip, in: &router, tripNames: { [$0.name] }) {
+            (request: UpdateTripRequest) throws(FleetEngineError) in try core.updateTrip(request)
+        }
+        register(.searchTrips, in: &router, tripNames: { _ in [] }) {
+            (request: SearchTripsRequest) throws(FleetEngineError) in try core.searchTrips(request)
+        }
+        register(.deleteTrip, in: &router, tripNames: { [$0.name] }) {
+            (request: DeleteTripRequest) throws(FleetEngineError) in try core.deleteTrip(request)
+        }
+        register(.reportBillableTrip, in: &router, tripNames: { [$0.name] }) {
+            (request: ReportBillableTripRequest) throws(FleetEngineError) in try core.reportBillableTrip(request)
+        }
+    }
+
+    private func register<Input: ProtobufMessage, Output: ProtobufMessage, Transport: ServerTransport>(
+        _ method: TripServiceMethod,
+        in router: inout RPCRouter<Transport>,
+        tripNames: @escaping @Sendable (Input) -> [String],
+        body: @escaping @Sendable (Input) throws(FleetEngineError) -> Output
+    ) {
+        let policy = self.policy
+        let faults = self.faults
+        router.registerHandler(
+            forMethod: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
+            deserializer: CodecDeserializer<Input>(),
+            serializer: CodecSerializer<Output>()
+        ) { streamingRequest, _ in
+            let request = try await ServerRequest(stream: streamingRequest)
+            let outcome: Result<Output, FleetEngineError> = await {
+                do throws(FleetEngineError) {
+                    try faults.injectFailure()
+                    await faults.delay()
+                    let names = tripNames(request.message)
+                    try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)
+                    try policy.authorize(method: method, tripNames: names, metadata: request.metadata)
+                    try faults.admit(
+                        caller: request.metadata[stringValues: AccessPolicy.authorizationKey].first {
+                            _ in true
+                        } ?? "")
+                    return .success(try body(request.message))
+                } catch {
+                    return .failure(error)
+                }
+            }()
+            switch outcome {
+            case .success(let output):
+                return StreamingServerResponse(single: ServerResponse(message: output))
+            case .failure(let error):
+                return StreamingServerResponse(single: ServerResponse(error: RPCError(error)))
+            }
+        }
+    }
+
+    /// A malformed trip name is INVALID_ARGUMENT, but only for a caller whose token verifies: an
+    /// unauthenticated caller learns nothing about the request.
+    private static func checkNames(
+        _ names: [String],
+        method: TripServiceMethod,
+        policy: AccessPolicy,
+        metadata: Metadata
+    ) throws(FleetEngineError) {
+        for name in names {
+            do throws(FleetEngineError) {
+                _ = try TripName(parsing: name, field: method == .createTrip ? "trip_id" : "name")
+            } catch {
+                if let verifier = policy.verifier {
+                    let header = metadata[stringValues: AccessPolicy.authorizationKey].first { _ in true }
+                    _ = try verifier.verify(authorization: header)
+                }
+                if method == .createTrip {
+                    // CreateTrip's parent and trip id are checked by the service, field by field.
+                    return
+                }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import FleetEngineCodec
+import FleetEngineStatus
+
+/// Fleet Engine's TripService, as plain Swift: each method takes the request message and returns the
+/// response, or throws the `FleetEngineError` Fleet Engine would send. The gRPC layer
+/// (``TripServiceRPC``) adds transport, authorization, rate limits and faults around it.
+public struct TripServiceCore: Sendable {
+    let store: TripStore
+
+    /// The page size SearchTrips uses when the request leaves it unset, and the most it returns.
+    public static let defaultPageSize = 50
+    public static let maximumPageSize = 500
+
+    init(store: TripStore) {
+        self.store = store
+    }
+
+    /// CreateTrip: a new trip under `parent` with `trip_id`, status NEW.
+    ///
+    /// Fleet Engine's rules: `trip_type` and `pickup_point` are required; `number_of_passengers`,
+    /// `vehicle_id`, `dropoff_point`, `intermediate_destinations`, `vehicle_waypoints` and
+    /// `attributes` are taken; every other field of the trip is ignored.
+    public func createTrip(_ request: CreateTripRequest) throws(FleetEngineError) -> Trip {
+        let providerID = try TripName.providerID(parsingParent: request.parent)
+        let name = try TripName(providerID: providerID, tripID: request.tripID, field: "trip_id")
+        guard let given = request.trip else {
+            throw EmulatorErrors.invalidArgument(field: "trip", "the request has no trip")
+        }
+        guard given.tripType != .unknownTripType else {
+            throw EmulatorErrors.invalidArgument(field: "trip.trip_type", "trip_type is required (SHARED or EXCLUSIVE)")
+        }
+        guard given.pickupPoint?.point != nil else {
+            throw EmulatorErrors.invalidArgument(field: "trip.pickup_point", "pickup_point with a point is required")
+        }
+        var trip = Trip()
+        trip.name = name.description
+        trip.tripType = given.tripType
+        trip.tripStatus = .new
+        trip.pickupPoint = given.pickupPoint
+        trip.dropoffPoint = given.dropoffPoint
+        trip.intermediateDestinations = given.intermediateDestinations
+        trip.numberOfPassengers = given.numberOfPassengers
+        trip.vehicleID = given.vehicleID
+        trip.vehicleWaypoints = given.vehicleWaypoints
+        trip.attributes = given.attributes
+        trip.remainingWaypoints = RemainingWaypoints.derive(for: trip)
+        return try store.create(trip)
+    }
+
+    /// GetTrip: the trip in the requested view, without the parts the caller already holds
+    /// (``IncrementalFetch``).
+    public func getTrip(_ request: GetTripRequest) throws(FleetEngineError) -> Trip {
+        let name = try TripName(parsing: request.name)
+        let trip = try store.get(name)
+        return IncrementalFetch.response(for: trip, request: request)
+    }
+
+    /// UpdateTrip: the fields the mask names, from the request's trip (``TripFieldMask``).
+    public func updateTrip(_ request: UpdateTripRequest) throws(FleetEngineError) -> Trip {
+        let name = try TripName(parsing: request.name)
+        guard let given = request.trip else {
+            throw EmulatorErrors.invalidArgument(field: "trip", "the request has no trip")
+        }
+        let mask = try TripFieldMask(request.updateMask)
+        let now = store.time.now()
+        return try store.update(name) { (trip: inout Trip) throws(FleetEngineError) in
+            try mask.apply(given, to: &trip, now: now)
+        }
+    }
+
+    /// SearchTrips: the provider's trips, filtered by vehicle, activity and staleness, a page at a time.
+    public func searchTrips(_ request: SearchTripsRequest) throws(FleetEngineError) -> SearchTripsResponse {
+        let providerID = try TripName.providerID(parsingParent: request.parent)
+        guard request.pageSize >= 0 else {
+            throw EmulatorErrors.invalidArgument(field: "page_size", "page_size must not be negative")
+        }
+        let pageSize = request.pageSize == 0 ? Self.defaultPageSize : min(Int(request.pageSize), Self.maximumPageSize)
+        let after = try SearchPageToken.decode(request.pageToken, providerID: providerID)
+        var staleBefore: Timestamp?
+        if let staleness = request.minimumStaleness {
+            guard staleness.seconds >= 0, staleness.nanos >= 0 else {
+                throw EmulatorErrors.invalidArgument(
+                    field: "minimum_staleness", "minimum_staleness must not be negative")
+            }
+            let now = store.time.now()
+            staleBefore = now.advanced(
+                byMicroseconds: -(staleness.seconds * 1_000_000 + Int64(staleness.nanos) / 1_000))
+        }
+        let matching = store.trips(providerID: providerID) { trip, updated in
+            if let after, trip.name <= after { return false }
+            if !request.vehicleID.isEmpty, trip.vehicleID != request.vehicleID { return false }
+            if request.activeTripsOnly, !RemainingWaypoints.isActive(trip.tripStatus) { return false }
+            if let staleBefore, !(updated < staleBefore || updated == staleBefore) { return false }
+            return true
+        }
+        var response = SearchTripsResponse()
+        response.trips = Array(matching.prefix(pageSize))
+        if matching.count > pageSize, let last = response.trips.last {
+            response.nextPageToken = SearchPageToken.encode(after: last.name)
+        }
+        return response
+    }
+
+    /// DeleteTrip. Refused with FAILED_PRECONDITION while the trip is active and assigned to a
+    /// vehicle, as Fleet Engine refuses it.
+    public func deleteTrip(_ request: DeleteTripRequest) throws(FleetEngineError) -> Empty {
+        let name = try TripName(parsing: request.name)
+        try store.delete(name) { (trip: Trip) throws(FleetEngineError) in
+            if RemainingWaypoints.isActive(trip.tripStatus), !trip.vehicleID.isEmpty {
+                throw EmulatorErrors.withReason(
+                    .failedPrecondition, reason: "TRIP_ACTIVE",
+                    "trip \(name) is active and assigned to vehicle \(trip.vehicleID); complete or cancel it first",
+                    metadata: ["trip": name.description, "vehicleId": trip.vehicleID])
+            }
+        }
+        return Empty()
+    }
+
+    /// ReportBillableTrip: recorded for an existing trip; `country_code` is required.
+    public func reportBillableTrip(_ request: ReportBillableTripRequest) throws(FleetEngineError) -> Empty {
+        let name = try TripName(parsing: request.name)
+        guard !request.countryCode.isEmpty else {
+            throw EmulatorErrors.invalidArgument(field: "country_code", "country_code is required")
+        }
+        try store.reportBillable(request, name: name)
+        return Empty()
+    }
+}

@@ -1,0 +1,218 @@
+import FleetEngineCodec
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The emulator's durable state (`--data DIR`): an append-only journal of writes, each on disk
+/// before the call that made it is answered.
+///
+/// `DIR/trips.journal` holds entries of: a 4-byte little-endian payload length, a 4-byte
+/// little-endian CRC-32 of kind and payload, a kind byte (1 a trip as stored, 2 a deletion by name,
+/// 3 a billing report), then the payload. An entry is appended with one `write` and made durable
+/// with `fsync` before the write is acknowledged, so an acknowledged write survives a crash. At
+/// start the journal is replayed; an incomplete or corrupt entry at the very end (a write that
+/// never finished, so never acknowledged) is dropped, and a corrupt entry anywhere else stops the
+/// start with an error rather than losing data silently. An entry whose length runs past the end
+/// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The replayed state is then compacted:
+/// written to `trips.journal.tmp`, synced, and renamed over the journal.
+final class TripJournal: @unchecked Sendable {
+    // @unchecked: the descriptor is only written under the store's lock.
+    private let descriptor: Int32
+    let path: String
+
+    enum Entry {
+        case put(Trip)
+        case delete(String)
+        case billing(ReportBillableTripRequest)
+    }
+
+    /// Opens (creating if needed) the journal in `directory`, returns it and the entries to replay.
+    static func open(directory: String) throws(EmulatorError) -> (TripJournal, [Entry]) {
+        mkdir(directory, 0o755)
+        let path = directory + "/trips.journal"
+        let entries = try readEntries(path: path)
+        // Compact: write what survives to a new file, then atomically replace the journal.
+        let temporary = path + ".tmp"
+        let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard out >= 0 else { throw .init("cannot create \(temporary): \(errnoText())") }
+        var bytes: [UInt8] = []
+        for entry in entries { encode(entry, into: &bytes) }
+        guard writeAll(out, bytes), fsync(out) == 0 else {
+            close(out)
+            throw .init("cannot write \(temporary): \(errnoText())")
+        }
+        close(out)
+        guard rename(temporary, path) == 0 else { throw .init("cannot replace \(path): \(errnoText())") }
+        let folder = openFile(directory, O_RDONLY, 0)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        let descriptor = openFile(path, O_WRONLY | O_APPEND, 0o644)
+        guard descriptor >= 0 else { throw .init("cannot open \(path): \(errnoText())") }
+        return (TripJournal(descriptor: descriptor, path: path), entries)
+    }
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends an entry and waits until it is on disk.
+    func append(_ entry: Entry) throws(EmulatorError) {
+        var bytes: [UInt8] = []
+        Self.encode(entry, into: &bytes)
+        guard Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 else {
+            throw .init("cannot write \(path): \(errnoText())")
+        }
+    }
+
+    private static func encode(_ entry: Entry, into bytes: inout [UInt8]) {
+        var payload: [UInt8]
+        let kind: UInt8
+        switch entry {
+        case .put(let trip):
+            kind = 1
+            payload = trip.serializedBytes()
+        case .delete(let name):
+            kind = 2
+            payload = Array(name.utf8)
+        case .billing(let report):
+            kind = 3
+            payload = report.serializedBytes()
+        }
+        payload.insert(kind, at: 0)
+        appendLittleEndian(UInt32(payload.count - 1), to: &bytes)
+        appendLittleEndian(CRC32.checksum(payload), to: &bytes)
+        bytes += payload
+    }
+
+    private static func readEntries(path: String) throws(EmulatorError) -> [Entry] {
+        let input = openFile(path, O_RDONLY, 0)
+        if input < 0 {
+            if errno == ENOENT { return [] }
+            throw .init("cannot open \(path): \(errnoText())")
+        }
+        defer { close(input) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 { throw .init("cannot read \(path): \(errnoText())") }
+            if count == 0 { break }
+            data += chunk[0..<count]
+        }
+        var entries: [Entry] = []
+        var offset = 0
+        while offset < data.count {
+            guard data.count - offset >= 9 else { break }  // a torn header at the end
+            let length = Int(readLittleEndian(data, offset))
+            let crc = readLittleEndian(data, offset + 4)
+            let start = offset + 8
+            guard data.count - start >= length + 1 else {
+                // A torn payload at the end, unless a whole entry follows: then this entry's length
+                // field is what is damaged, and dropping the rest would lose acknowledged writes.
+                if let later = firstWholeEntry(in: data, from: offset + 1) {
+                    throw .init(
+                        "\(path) is corrupt at byte \(offset): its length (\(length)) runs past the end, "
+                            + "yet a whole entry starts at byte \(later)")
+                }
+                break
+            }
+            let payload = Array(data[start..<(start + length + 1)])
+            let end = start + length + 1
+            guard CRC32.checksum(payload) == crc else {
+                if end == data.count { break }  // the last entry, never acknowledged
+                throw .init("\(path) is corrupt at byte \(offset): checksum mismatch")
+            }
+            let body = payload.dropFirst()
+            guard (1...3).contains(payload[0]) else {
+                throw .init("\(path) has an entry of unknown kind \(payload[0]) at byte \(offset)")
+            }
+            do throws(CodecError) {
+                switch payload[0] {
+                case 1: entries.append(.put(try Trip(serializedBytes: body)))
+                case 2: entries.append(.delete(String(decoding: body, as: UTF8.self)))
+                default: entries.append(.billing(try ReportBillableTripRequest(serializedBytes: body)))
+                }
+            } catch {
+                throw .init("\(path) has an unreadable entry at byte \(offset): \(error)")
+            }
+            offset = end
+        }
+        return entries
+    }
+
+    /// The offset of the first place at or after `from` where a complete entry with a matching
+    /// checksum and a known kind starts, if any. Only asked when an entry claims more bytes than are
+    /// left, to tell a torn last write (a prefix of one entry, with no whole entry inside it) from a
+    /// damaged length field in the middle of the journal.
+    private static func firstWholeEntry(in data: [UInt8], from: Int) -> Int? {
+        var candidate = from
+        while data.count - candidate >= 9 {
+            let length = Int(readLittleEndian(data, candidate))
+            let start = candidate + 8
+            if data.count - start >= length + 1, (1...3).contains(data[start]),
+                CRC32.checksum(Array(data[start..<(start + length + 1)])) == readLittleEndian(data, candidate + 4)
+            {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + written, buffer.count - written)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += count
+        }
+        return true
+    }
+
+    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    private static func readLittleEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
+    }
+}
+
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+
+private func errnoText() -> String {
+    String(cString: strerror(errno))
+}
+
+/// CRC-32 (ISO-HDLC, the polynomial of zlib and Ethernet), for the journal's entries.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

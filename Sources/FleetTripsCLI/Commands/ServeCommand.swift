@@ -1,0 +1,169 @@
+import ArgumentParser
+import FleetEngineEmulator
+import FleetEngineStatus
+import Foundation
+
+/// `fleettrips serve`: a local Fleet Engine TripService (the emulator).
+public struct ServeCommand: AsyncParsableCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a local Fleet Engine TripService over gRPC (the emulator).",
+        discussion: """
+            Prints "listening on HOST:PORT" once it accepts calls, then, with --simulate, the name of each \
+            simulated trip on its own line. Exits cleanly on SIGINT or SIGTERM, letting calls in flight finish.
+            """
+    )
+
+    /// The address to listen on.
+    @Option(help: "The address to listen on.")
+    public var host = "127.0.0.1"
+
+    /// The port; 0 picks a free one.
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    public var port = 0
+
+    /// Accept every call without a token.
+    @Flag(help: "Accept calls without checking tokens.")
+    public var noAuth = false
+
+    /// HS256 secret tokens are checked with.
+    @Option(help: "Verify HS256 tokens with this secret (for local use).")
+    public var jwtSecret: String?
+
+    /// RS256 public key tokens are checked with.
+    @Option(help: "Verify RS256 tokens with this RSA public key (a PEM file, or the PEM text).")
+    public var jwtPublicKey: String?
+
+    /// Seed simulated trips.
+    @Flag(help: "Seed simulated trips whose vehicles move along their routes.")
+    public var simulate = false
+
+    /// How much faster than real time the simulation runs.
+    @Option(help: "Run the simulation this many times faster than real time.")
+    public var speed = 1.0
+
+    /// The simulation's seed.
+    @Option(help: "The simulation's seed; the same seed gives the same trips.")
+    public var seed: UInt64 = 1
+
+    /// How many trips to simulate.
+    @Option(help: "How many trips to simulate.")
+    public var trips = 5
+
+    /// The provider of simulated trips.
+    @Option(help: "The provider (project) id of simulated trips.")
+    public var provider = "emulator-project"
+
+    /// Where to keep trips across restarts.
+    @Option(help: "Keep trips in this folder across restarts (every acknowledged write is synced to disk).")
+    public var data: String?
+
+    /// TLS certificate chain.
+    @Option(help: "Serve TLS with this PEM certificate chain (with --tls-key).")
+    public var tlsCert: String?
+
+    /// TLS private key.
+    @Option(help: "The PEM private key of --tls-cert.")
+    public var tlsKey: String?
+
+    /// Rate limit per token.
+    @Option(help: "Allow at most this many calls per second per token; more get RESOURCE_EXHAUSTED with RetryInfo.")
+    public var qps: Double?
+
+    /// Fail every Nth call.
+    @Option(help: "Fail every Nth call with --fail-code.")
+    public var failEvery: Int?
+
+    /// The code of injected failures.
+    @Option(help: "The status code of injected failures (a name or a number).")
+    public var failCode = "UNAVAILABLE"
+
+    /// Added latency.
+    @Option(help: "Wait this many milliseconds before answering each call.")
+    public var delayMs = 0
+
+    /// Drop connections.
+    @Option(help: "Close each connection abruptly when its Nth call arrives.")
+    public var dropConnectionAt: Int?
+
+    /// GOAWAY after an age.
+    @Option(help: "Send GOAWAY on each connection once it is this many milliseconds old.")
+    public var goawayAfterMs: Int?
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    public func validate() throws {
+        let modes = [noAuth, jwtSecret != nil, jwtPublicKey != nil].filter { $0 }.count
+        guard modes == 1 else {
+            throw ValidationError("give exactly one of --no-auth, --jwt-secret and --jwt-public-key")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        guard trips >= 0 else { throw ValidationError("--trips must not be negative") }
+        if let qps, !(qps > 0) { throw ValidationError("--qps must be positive") }
+        if let failEvery, failEvery < 1 { throw ValidationError("--fail-every must be at least 1") }
+        if let dropConnectionAt, dropConnectionAt < 1 {
+            throw ValidationError("--drop-connection-at must be at least 1")
+        }
+        guard delayMs >= 0 else { throw ValidationError("--delay-ms must not be negative") }
+        guard parsedFailCode != nil else { throw ValidationError("--fail-code: \"\(failCode)\" is not a status code") }
+    }
+
+    private var parsedFailCode: StatusCode? {
+        if let number = Int(failCode), number >= 0 { return StatusCode(rawValue: number) }
+        return StatusCode(name: failCode)
+    }
+
+    /// The emulator's configuration from the arguments.
+    public func emulatorConfiguration() throws -> EmulatorConfiguration {
+        let policy: AccessPolicy
+        if let jwtSecret {
+            policy = .verify(TokenVerifier(keys: [try .hs256(secret: jwtSecret)]))
+        } else if let jwtPublicKey {
+            let pem = try KeyMaterial.pem(jwtPublicKey, option: "--jwt-public-key")
+            policy = .verify(TokenVerifier(keys: [try .rs256(publicKeyPEM: pem)]))
+        } else {
+            policy = .noAuth
+        }
+        var configuration = EmulatorConfiguration(accessPolicy: policy)
+        configuration.host = host
+        configuration.port = port
+        configuration.dataDirectory = data
+        if let tlsCert, let tlsKey {
+            configuration.tls = (
+                try KeyMaterial.pem(tlsCert, option: "--tls-cert"), try KeyMaterial.pem(tlsKey, option: "--tls-key")
+            )
+        }
+        configuration.faults.queriesPerSecond = qps
+        configuration.faults.failEvery = failEvery
+        configuration.faults.failCode = parsedFailCode ?? .unavailable
+        configuration.faults.delay = .milliseconds(delayMs)
+        configuration.faults.dropConnectionAtCall = dropConnectionAt
+        configuration.faults.goAwayAfter = goawayAfterMs.map { .milliseconds($0) }
+        return configuration
+    }
+
+    /// Serves until SIGINT or SIGTERM.
+    public func run() async throws {
+        let emulator = try FleetEngineEmulator(configuration: emulatorConfiguration())
+        let shutdown = ShutdownSignals { emulator.beginGracefulShutdown() }
+        defer { shutdown.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await emulator.run() }
+            var output = StandardOutput()
+            let port = try await emulator.listeningPort()
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            try output.write(Array("listening on \(shownHost):\(port)\n".utf8))
+            if simulate {
+                let names = try emulator.simulate(providerID: provider, count: trips, seed: seed, speed: speed)
+                try output.write(Array(names.map { $0 + "\n" }.joined().utf8))
+            }
+            try await group.waitForAll()
+        }
+    }
+}

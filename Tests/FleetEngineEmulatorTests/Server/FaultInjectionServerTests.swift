@@ -1,0 +1,180 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import NIOCore
+import Testing
+
+@testable import FleetEngineEmulator
+
+@Suite("Injected faults over gRPC: failures, rate limits, dropped connections, GOAWAY, delays")
+struct FaultInjectionServerTests {
+    static func configuration(_ configure: (inout FaultPlan) -> Void) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
+        configure(&configuration.faults)
+        return configuration
+    }
+
+    /// Creates `trip-1` without going through gRPC, so it counts as no call.
+    static func seed(_ emulator: FleetEngineEmulator) throws {
+        _ = try emulator.service.createTrip(
+            ServiceFixtures.createRequest(tripID: "trip-1", trip: ServiceFixtures.tripToCreate()))
+    }
+
+    @Test(
+        "failEvery N fails exactly calls N, 2N, 3N with the chosen code, whatever the method",
+        arguments: [(1, StatusCode.unavailable), (2, .aborted), (3, .unavailable), (4, .internalError)])
+    func everyNthCallFails(every: Int, code: StatusCode) async throws {
+        let configuration = Self.configuration {
+            $0.failEvery = every
+            $0.failCode = code
+        }
+        try await withEmulatorAndClient(configuration) { emulator, client in
+            try Self.seed(emulator)
+            var failed: [Int] = []
+            for number in 1...12 {
+                let error: FleetEngineError?
+                if number % 2 == 0 {
+                    error = await client.failure(.getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self)
+                } else {
+                    error = await client.failure(
+                        .searchTrips, SearchTripsServiceTests.request(), returning: SearchTripsResponse.self)
+                }
+                if let error {
+                    failed.append(number)
+                    #expect(error.code == code)
+                    #expect(
+                        error.message
+                            == "injected fault: call \(number) fails with \(code) (every \(every)th call fails)")
+                }
+            }
+            #expect(failed == Array(stride(from: every, through: 12, by: every)))
+        }
+    }
+
+    @Test("over the rate, a call is RESOURCE_EXHAUSTED with a RetryInfo and a QuotaFailure; other tokens go on")
+    func rateLimitIsPerToken() async throws {
+        // One call per 1,000 seconds: the first call of a token passes, its second cannot.
+        let configuration = Self.configuration { $0.queriesPerSecond = 0.001 }
+        try await withEmulatorAndClient(configuration) { emulator, client in
+            try Self.seed(emulator)
+            let request = AuthorizationServerTests.get("trip-1")
+            let _: Trip = try await client.call(.getTrip, request, authorization: "Bearer first")
+            let error = try #require(
+                await client.failure(.getTrip, request, returning: Trip.self, authorization: "Bearer first"))
+            #expect(error.code == .resourceExhausted)
+            #expect(error.message == "rate limit exceeded: at most 0.001 calls per second per token")
+            #expect(error.details.count == 2)
+            let delay = try #require(error.retryDelay)
+            #expect(delay > .seconds(990) && delay <= .seconds(1_000))
+            var violation = QuotaFailure.Violation()
+            violation.subject = "token"
+            violation.description = "more than 0.001 calls per second with one token"
+            var quota = QuotaFailure()
+            quota.violations = [violation]
+            #expect(error.details.last == .quotaFailure(quota))
+            #expect(error.isRetryable)
+
+            let _: Trip = try await client.call(.getTrip, request, authorization: "Bearer second")
+            let third = await client.failure(.getTrip, request, returning: Trip.self, authorization: "Bearer second")
+            #expect(third?.code == .resourceExhausted)
+        }
+    }
+
+    @Test("dropConnectionAtCall 3: the third call on each connection fails with a server/network code")
+    func droppedConnectionFailsTheNthCall() async throws {
+        let configuration = Self.configuration { $0.dropConnectionAtCall = 3 }
+        let streams = StreamLog()
+        try await withEmulatorAndClient(configuration, configureClient: { streams.install(in: &$0) }) {
+            emulator, client in
+            try Self.seed(emulator)
+            // Waiting for a connection, so that most calls after a drop reconnect rather than fail
+            // fast while the client backs off.
+            var options = CallOptions.defaults
+            options.waitForReady = true
+            options.timeout = .seconds(30)
+            // Per connection the client used, whether each of its calls was answered, in order.
+            var byConnection: [(connection: any Channel, answered: [Bool])] = []
+            for _ in 1...12 {
+                let streamsBefore = streams.count
+                let error = await client.failure(
+                    .getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self, options: options)
+                if let error {
+                    #expect(error.family == .serverOrNetwork, "\(error)")
+                    #expect(error.code == .unavailable, "\(error)")
+                }
+                // A call that failed before opening a stream never reached a connection.
+                guard streams.count > streamsBefore, let connection = streams.lastConnection else {
+                    #expect(error != nil)
+                    continue
+                }
+                if let index = byConnection.firstIndex(where: { $0.connection === connection }) {
+                    byConnection[index].answered.append(error == nil)
+                } else {
+                    byConnection.append((connection, [error == nil]))
+                }
+            }
+            #expect(byConnection.first?.answered == [true, true, false])
+            for (_, answered) in byConnection {
+                // [false]: after a drop grpc-swift-2 may open a second connection and close one of
+                // the two under a call that never reached the emulator.
+                #expect(
+                    [true, true, false].starts(with: answered) || answered == [false],
+                    "calls on one connection: \(answered)")
+            }
+            #expect(byConnection.filter { $0.answered == [true, true, false] }.count >= 2)
+        }
+    }
+
+    /// Retries UNAVAILABLE, as gRPC clients retry a stream the server refused (gRFC A6), and waits
+    /// for a connection while the client reconnects.
+    static let retryingUnavailable: CallOptions = {
+        var options = CallOptions.defaults
+        options.waitForReady = true
+        options.timeout = .seconds(30)
+        options.executionPolicy = .retry(
+            RetryPolicy(
+                maxAttempts: 5, initialBackoff: .milliseconds(100), maxBackoff: .seconds(1), backoffMultiplier: 2,
+                retryableStatusCodes: [.unavailable]))
+        return options
+    }()
+
+    // A call that starts while the server is sending GOAWAY can be refused with RST_STREAM
+    // REFUSED_STREAM (seen here as UNAVAILABLE), and grpc-swift-2 does not retry a refused stream
+    // by itself. Such a call never reached the service, so the client retries it, as gRPC clients do.
+    @Test("goAwayAfter: connections are retired and calls keep succeeding across reconnects")
+    func callsSucceedAcrossGoAway() async throws {
+        let configuration = Self.configuration {
+            $0.goAwayAfter = .milliseconds(100)
+            $0.goAwayGraceTime = .seconds(1)
+        }
+        let connections = ConnectionCounter()
+        try await withEmulatorAndClient(configuration, configureClient: { connections.install(in: &$0) }) {
+            emulator, client in
+            try Self.seed(emulator)
+            var calls = 0
+            // Bounded: at most 600 calls, 20 ms apart; three connections take about 300 ms.
+            while connections.value < 3 && calls < 600 {
+                calls += 1
+                let trip: Trip = try await client.call(
+                    .getTrip, AuthorizationServerTests.get("trip-1"), options: Self.retryingUnavailable)
+                #expect(trip.name == ServiceFixtures.name("trip-1"))
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(connections.value >= 3)
+        }
+    }
+
+    @Test("a delay longer than the caller's deadline ends the call with DEADLINE_EXCEEDED")
+    func delayBeyondDeadline() async throws {
+        let configuration = Self.configuration { $0.delay = .seconds(1) }
+        try await withEmulatorAndClient(configuration) { emulator, client in
+            try Self.seed(emulator)
+            var options = CallOptions.defaults
+            options.timeout = .milliseconds(100)
+            let error = await client.failure(
+                .getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self, options: options)
+            #expect(error?.code == .deadlineExceeded)
+        }
+    }
+}

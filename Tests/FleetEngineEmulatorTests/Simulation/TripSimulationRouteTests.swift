@@ -1,0 +1,125 @@
+import FleetEngineCodec
+import Testing
+
+@testable import FleetEngineEmulator
+
+/// Reported routes, traffic and reroutes on the hand-built plans of ``SimulationFixtures``.
+@Suite("Simulated routes, traffic and reroutes")
+struct TripSimulationRouteTests {
+    @Test("the route is refreshed every 30 s and at events; in between only the location moves")
+    func refreshCadence() throws {
+        let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())
+        #expect(
+            simulation.routeRefreshTimes
+                == [0, 5, 30, 60, 90, 106, 120, 136, 150, 180, 210, 240, 270, 300, 330, 337]
+                .map { .seconds($0) }
+        )
+        let refreshed = simulation.trip(at: .seconds(30))
+        let later = simulation.trip(at: .seconds(59))
+        #expect(later.route == refreshed.route)
+        #expect(later.currentRouteSegment == refreshed.currentRouteSegment)
+        #expect(later.currentRouteSegmentTraffic == refreshed.currentRouteSegmentTraffic)
+        #expect(later.remainingWaypoints == refreshed.remainingWaypoints)
+        #expect(later.lastLocation != refreshed.lastLocation)
+        #expect(later.remainingDistanceMeters == 461)
+        // At 30 s the vehicle has driven 250 m: it is on the second edge (142.965 m to 285.929 m).
+        #expect(refreshed.route.count == 7)
+        #expect(refreshed.route.first == refreshed.lastLocation?.location)
+        #expect(refreshed.remainingWaypoints.first?.distanceMeters == 751)
+        #expect(refreshed.remainingWaypoints.first?.duration == SimulationFixtures.duration(76))
+        #expect(RouteChange(from: simulation.trip(at: .seconds(29)).route, to: refreshed.route) == .shortened)
+    }
+
+    @Test("current_route_segment is the route in S2 encoding and the traffic's path is the route too")
+    func segmentEncodings() throws {
+        let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())
+        let trip = simulation.trip(at: .seconds(150))
+        let decoded = try #require(S2Polyline(encoded: trip.currentRouteSegment)).vertices
+        #expect(decoded.count == trip.route.count)
+        for (segmentPoint, routePoint) in zip(decoded, trip.route) {
+            #expect(abs(segmentPoint.latitude - routePoint.latitude) < 1e-12)
+            #expect(abs(segmentPoint.longitude - routePoint.longitude) < 1e-12)
+        }
+        let traffic = try #require(trip.currentRouteSegmentTraffic)
+        #expect(traffic.encodedPathToWaypoint == EncodedPolyline.encode(trip.route))
+        #expect(trip.remainingWaypoints.first?.encodedPathToWaypoint == EncodedPolyline.encode(trip.route))
+        #expect(trip.currentRouteSegmentEndPoint?.location?.point == SimulationFixtures.point(37.027))
+    }
+
+    @Test("slow traffic appears and clears at its times, on the edges it covers, as seen from the vehicle")
+    func trafficAppearsAndClears() throws {
+        // Leg 1 has 14 edges; 0.5 and 0.8 of it are vertices 7 and 11.
+        let plan = SimulationFixtures.direct(traffic: [
+            PlannedTraffic(leg: 1, stretch: 0.5...0.8, appearsAfter: .seconds(20), lasts: .seconds(60))
+        ])
+        let simulation = try SimulationFixtures.simulation(plan)
+        #expect(
+            simulation.events.filter { $0.time > .seconds(136) && $0.time < .seconds(337) } == [
+                SimulationEvent(time: .seconds(156), kind: .trafficAppeared(.slow, leg: 1)),
+                SimulationEvent(time: .seconds(216), kind: .trafficCleared(leg: 1)),
+            ])
+        // The vehicle reaches the stretch at 236 s, after it cleared: the trip takes as long as without.
+        #expect(simulation.duration == .seconds(337))
+        #expect(intervals(simulation.trip(at: .seconds(155))) == ["0-14 NORMAL"])
+        // At 156 s it has driven 200 m, on edge 1: route point j is vertex j + 1.
+        #expect(intervals(simulation.trip(at: .seconds(156))) == ["0-6 NORMAL", "6-10 SLOW", "10-13 NORMAL"])
+        // At 215 s the route is the one refreshed at 210 s: 740 m driven, on edge 5.
+        #expect(intervals(simulation.trip(at: .seconds(215))) == ["0-2 NORMAL", "2-6 SLOW", "6-9 NORMAL"])
+        #expect(intervals(simulation.trip(at: .seconds(216))) == ["0-9 NORMAL"])
+    }
+
+    @Test("a jam slows the vehicle to a fifth of its speed, and the ETA knew it from the start")
+    func jamSlowsTheVehicle() throws {
+        let plan = SimulationFixtures.direct(traffic: [
+            PlannedTraffic(
+                leg: 1, stretch: 0...0.5, appearsAfter: .zero, lasts: .seconds(30), speed: .trafficJam)
+        ])
+        let simulation = try SimulationFixtures.simulation(plan)
+        // 30 s at 2 m/s (60 m), then 1,941.509 m at 10 m/s: 136 + 30 + 194.151 = 360.151.
+        #expect(simulation.duration == .seconds(361))
+        #expect(simulation.trip(at: .seconds(150)).lastLocation?.speed == 2)
+        #expect(simulation.trip(at: .seconds(166)).lastLocation?.speed == 10)
+        #expect(simulation.trip(at: .seconds(136)).etaToFirstWaypoint == SimulationFixtures.timestamp(361))
+        #expect(simulation.trip(at: .seconds(106)).etaToFirstWaypoint == SimulationFixtures.timestamp(361))
+        #expect(intervals(simulation.trip(at: .seconds(136))) == ["0-7 TRAFFIC_JAM", "7-14 NORMAL"])
+    }
+
+    @Test("a reroute replaces the route; every other refresh only shortens it")
+    func rerouteReplacesRoute() throws {
+        let simulation = try SimulationFixtures.simulation(
+            SimulationFixtures.direct(reroutes: [
+                PlannedReroute(leg: 1, fraction: 0.5)
+            ]))
+        // Half of leg 1 (1,000.754 m) is driven at 236.075 s: the reroute is on the next update.
+        let reroutes = simulation.events.filter { $0.kind == .rerouted(leg: 1) }.map(\.time)
+        #expect(reroutes == [.seconds(237)])
+        let before = simulation.trip(at: .seconds(236))
+        let after = simulation.trip(at: .seconds(237))
+        #expect(RouteChange(from: before.route, to: after.route) == .replaced)
+        #expect(after.route.first == after.lastLocation?.location)
+        #expect(after.route.last == SimulationFixtures.point(37.027))
+        // 1,000 m driven at 236 s: 1,001.509 m to go on the straight road.
+        #expect(before.remainingDistanceMeters == 1_002)
+        let detour = zip(after.route, after.route.dropFirst()).reduce(0) {
+            $0 + SphericalGeometry.distance(from: $1.0, to: $1.1)
+        }
+        #expect(after.remainingDistanceMeters == Int32(detour.rounded()))
+        #expect((after.remainingDistanceMeters ?? 0) > 1_100)
+        let eta = try #require(after.etaToFirstWaypoint)
+        #expect(eta.seconds > SimulationFixtures.timestamp(337).seconds)
+        #expect(simulation.duration == .seconds(eta.seconds - SimulationFixtures.start.seconds))
+        // Every later refresh is the vehicle moving along the new route.
+        var previous = after.route
+        for second in 238...Int(simulation.duration.components.seconds - 1) {
+            let route = simulation.trip(at: .seconds(second)).route
+            #expect(RouteChange(from: previous, to: route) != .replaced)
+            previous = route
+        }
+    }
+
+    private func intervals(_ trip: Trip) -> [String] {
+        (trip.currentRouteSegmentTraffic?.speedReadingInterval ?? []).map {
+            "\($0.startPolylinePointIndex)-\($0.endPolylinePointIndex) \($0.speed)"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FleetEngineEmulator
+import FleetEngineStatus
+import FleetTripsCLI
+import Testing
+
+@Suite("fleettrips serve and token")
+struct EmulatorCommandTests {
+    static let secret = "a-local-secret-that-is-32-bytes!"
+
+    @Test("serve turns its fault and limit options into the emulator's fault plan")
+    func serveFaultPlan() throws {
+        let command = try #require(
+            try CommandRunner.parse([
+                "serve", "--no-auth", "--port", "7000", "--qps", "2.5", "--fail-every", "3", "--fail-code", "aborted",
+                "--delay-ms", "40", "--drop-connection-at", "5", "--goaway-after-ms", "1500", "--data", "/tmp/x",
+            ]) as? ServeCommand)
+        let configuration = try command.emulatorConfiguration()
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 7000)
+        #expect(configuration.dataDirectory == "/tmp/x")
+        #expect(configuration.accessPolicy.requiresToken == false)
+        #expect(configuration.faults.queriesPerSecond == 2.5)
+        #expect(configuration.faults.failEvery == 3)
+        #expect(configuration.faults.failCode == .aborted)
+        #expect(configuration.faults.delay == .milliseconds(40))
+        #expect(configuration.faults.dropConnectionAtCall == 5)
+        #expect(configuration.faults.goAwayAfter == .milliseconds(1500))
+    }
+
+    @Test("serve with --jwt-secret verifies tokens that fleettrips token mints with the same secret")
+    func tokenRoundTrip() throws {
+        let serve = try #require(try CommandRunner.parse(["serve", "--jwt-secret", Self.secret]) as? ServeCommand)
+        let policy = try serve.emulatorConfiguration().accessPolicy
+        let consumer = try #require(
+            try CommandRunner.parse(["token", "--jwt-secret", Self.secret, "--trip-id", "trip-7"]) as? TokenCommand)
+        let token = try consumer.token()
+        let claims = try #require(
+            try policy.authorize(
+                method: .getTrip, tripName: "providers/p/trips/trip-7", authorization: "Bearer \(token)"))
+        #expect(claims.tripID == "trip-7")
+        #expect(claims.isServerToken == false)
+        #expect(throws: FleetEngineError(code: .permissionDenied, message: "")) {
+            try policy.authorize(
+                method: .getTrip, tripName: "providers/p/trips/other", authorization: "Bearer \(token)")
+        }
+        let server = try #require(
+            try CommandRunner.parse(["token", "--jwt-secret", Self.secret, "--server"]) as? TokenCommand)
+        let serverClaims = try policy.authorize(
+            method: .createTrip, tripName: "providers/p/trips/any", authorization: "Bearer \(try server.token())")
+        #expect(serverClaims?.isServerToken == true)
+    }
+
+    @Test(
+        "serve and token refuse contradictory or missing options",
+        arguments: [
+            (["serve"], "give exactly one of --no-auth, --jwt-secret and --jwt-public-key"),
+            (
+                ["serve", "--no-auth", "--jwt-secret", "x"],
+                "give exactly one of --no-auth, --jwt-secret and --jwt-public-key"
+            ),
+            (["serve", "--no-auth", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+            (["serve", "--no-auth", "--port", "70000"], "--port must be 0 to 65535"),
+            (["serve", "--no-auth", "--fail-code", "SOMETIMES"], "--fail-code: \"SOMETIMES\" is not a status code"),
+            (["serve", "--no-auth", "--fail-every", "0"], "--fail-every must be at least 1"),
+            (["token", "--jwt-secret", "s"], "give exactly one of --trip-id and --server"),
+            (["token", "--server", "--trip-id", "t"], "give exactly one of --trip-id and --server"),
+            (["token", "--server"], "give exactly one of --jwt-secret and --jwt-private-key"),
+            (
+                ["token", "--jwt-secret", "s", "--trip-id", "*"],
+                "--trip-id must name one trip; use --server for every trip"
+            ),
+        ])
+    func rejections(arguments: [String], message: String) throws {
+        do {
+            _ = try CommandRunner.parse(arguments)
+            Issue.record("\(arguments) parsed")
+        } catch {
+            let report = CommandRunner.report(for: error)
+            #expect(report.message == message)
+            #expect(report.exitCode == 64)
+        }
+    }
+}

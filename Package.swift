@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "FleetEngineCodec", targets: ["FleetEngineCodec"]),
         .library(name: "FleetEngineStatus", targets: ["FleetEngineStatus"]),
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
+        .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
+        .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
@@ -18,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -48,7 +55,24 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineWire",
-            dependencies: ["FleetEngineCodec", "CZlib"]
+            dependencies: ["FleetEngineCodec", "FleetEngineStatus", "CZlib"]
+        ),
+        .target(
+            name: "FleetEngineClient",
+            dependencies: [
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                "FleetEngineWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(
             name: "FleetEngineEmulator",
@@ -69,6 +93,7 @@ let package = Package(
                 "FleetEngineStatus",
                 "FleetEngineWire",
                 "FleetEngineEmulator",
+                "FleetEngineClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,7 +125,27 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetEngineWireTests",
-            dependencies: ["FleetEngineWire"]
+            dependencies: ["FleetEngineWire", "FleetEngineStatus", "FleetEngineCodec"]
+        ),
+        .testTarget(
+            name: "FleetEngineClientTests",
+            dependencies: [
+                "FleetEngineClient",
+                "FleetEngineEmulator",
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                "FleetEngineWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "FleetTripsCLITests",

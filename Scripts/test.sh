@@ -7,7 +7,8 @@
 # 2. Protos/ declares what Google's published google-maps-fleetengine package declares;
 # 3. the Swift test suite;
 # 4. the binary decoder agrees with Google's parser on the committed fuzz corpus;
-# 5. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`).
+# 5. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`);
+# 6. the grpcio TripService the client tests run against behaves as its fixtures say.
 #
 # Arguments go to `swift build` and `swift test` (CI passes -Xswiftc -warnings-as-errors).
 set -euo pipefail
@@ -24,3 +25,4 @@ swift test "$@"
 "$python" Scripts/differential-check.py FuzzTesting/Corpus
 swift build --product fleettrips "$@"
 "$python" Scripts/check-emulator-with-google-client.py "$(swift build --show-bin-path "$@")/fleettrips"
+"$python" Scripts/check-grpcio-trip-server.py

@@ -21,6 +21,13 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             case unsupportedEncoding
             case invalidCompressedData
             case compressionFailed
+            case invalidMethodPath
+            case missingHeader
+            case invalidHeader
+            case invalidMetadata
+            case reservedMetadata
+            case unexpectedFrame
+            case incompleteStream
         }
 
         private let wrapped: Wrapped
@@ -43,6 +50,23 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidCompressedData = Code(.invalidCompressedData)
         /// zlib refused to compress a payload. Never expected; reported rather than hidden.
         public static let compressionFailed = Code(.compressionFailed)
+        /// A `:path` is not `/Service/Method`, the form gRPC PROTOCOL-HTTP2 "Requests" gives it.
+        public static let invalidMethodPath = Code(.invalidMethodPath)
+        /// A header block lacks a field gRPC requires in it (`:method`, `:path`, `content-type`...).
+        public static let missingHeader = Code(.missingHeader)
+        /// A header field has a value gRPC does not allow there, comes twice, or is out of place.
+        public static let invalidHeader = Code(.invalidHeader)
+        /// A custom metadata name or value is not one gRPC allows: an upper-case or invalid name, a
+        /// value outside printable ASCII, a `-bin` value that is not base64.
+        public static let invalidMetadata = Code(.invalidMetadata)
+        /// A custom metadata name is one the call layer writes itself or gRPC reserves
+        /// (pseudo-headers, `te`, `content-type`, `grpc-*`).
+        public static let reservedMetadata = Code(.reservedMetadata)
+        /// A frame arrived where the gRPC protocol allows none: DATA before the headers, a second
+        /// header block, anything after the end of the stream.
+        public static let unexpectedFrame = Code(.unexpectedFrame)
+        /// The stream stopped (the connection closed) before its END_STREAM.
+        public static let incompleteStream = Code(.incompleteStream)
 
         /// The text the tool prints for this value.
         public var description: String {
@@ -54,6 +78,13 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unsupportedEncoding: "unsupported encoding"
             case .invalidCompressedData: "invalid compressed data"
             case .compressionFailed: "compression failed"
+            case .invalidMethodPath: "invalid method path"
+            case .missingHeader: "missing header"
+            case .invalidHeader: "invalid header"
+            case .invalidMetadata: "invalid metadata"
+            case .reservedMetadata: "reserved metadata"
+            case .unexpectedFrame: "unexpected frame"
+            case .incompleteStream: "incomplete stream"
             }
         }
     }

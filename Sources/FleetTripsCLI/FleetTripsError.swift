@@ -14,6 +14,7 @@ public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertibl
             case invalidInputText
             case invalidMessage
             case invalidFraming
+            case tokenUnavailable
         }
 
         private let wrapped: Wrapped
@@ -29,6 +30,8 @@ public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let invalidMessage = Code(.invalidMessage)
         /// The gRPC message framing is broken: truncated, oversized, or undecompressable.
         public static let invalidFraming = Code(.invalidFraming)
+        /// No token could be had from `--token-file` or `--token-command`.
+        public static let tokenUnavailable = Code(.tokenUnavailable)
 
         /// The text the tool prints for this value.
         public var description: String {
@@ -38,6 +41,7 @@ public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertibl
             case .invalidInputText: "invalid input text"
             case .invalidMessage: "invalid message"
             case .invalidFraming: "invalid framing"
+            case .tokenUnavailable: "token unavailable"
             }
         }
     }

@@ -9,12 +9,7 @@ enum EmulatorErrors {
 
     /// INVALID_ARGUMENT with a `BadRequest` field violation naming the request field.
     static func invalidArgument(field: String, _ description: String) -> FleetEngineError {
-        var violation = BadRequest.FieldViolation()
-        violation.field = field
-        violation.description = description
-        var badRequest = BadRequest()
-        badRequest.fieldViolations = [violation]
-        return FleetEngineError(code: .invalidArgument, message: description, details: [.badRequest(badRequest)])
+        FleetEngineError.invalidArgument(field: field, description)
     }
 
     /// NOT_FOUND with an `ErrorInfo` (reason `TRIP_NOT_FOUND`) and a `ResourceInfo` naming the trip.

@@ -29,25 +29,31 @@ public struct StandardOutput: ByteSink, Sendable {
 
     /// Writes all of `bytes`, retrying after interrupted and partial writes.
     public mutating func write(_ bytes: [UInt8]) throws(FleetTripsError) {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { buffer in
-                #if canImport(Darwin)
-                    Darwin.write(STDOUT_FILENO, buffer.baseAddress, buffer.count)
-                #elseif canImport(Musl)
-                    Musl.write(STDOUT_FILENO, buffer.baseAddress, buffer.count)
-                #else
-                    Glibc.write(STDOUT_FILENO, buffer.baseAddress, buffer.count)
-                #endif
-            }
-            if result < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                throw FleetTripsError(
-                    code: .unwritableOutput,
-                    message: "cannot write to standard output: " + String(cString: strerror(error)))
-            }
-            written += result
+        try writeAll(bytes, to: STDOUT_FILENO, named: "standard output")
+    }
+}
+
+/// Writes all of `bytes` to `descriptor`, retrying after interrupted and partial writes.
+///
+/// - Throws: ``FleetTripsError/Code/unwritableOutput`` with the system's reason, naming the output.
+func writeAll(_ bytes: [UInt8], to descriptor: Int32, named name: String) throws(FleetTripsError) {
+    var written = 0
+    while written < bytes.count {
+        let result = bytes[written...].withUnsafeBytes { buffer in
+            #if canImport(Darwin)
+                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+            #elseif canImport(Musl)
+                Musl.write(descriptor, buffer.baseAddress, buffer.count)
+            #else
+                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+            #endif
         }
+        if result < 0 {
+            let error = errno
+            if error == EINTR { continue }
+            throw FleetTripsError(
+                code: .unwritableOutput, message: "cannot write to \(name): " + String(cString: strerror(error)))
+        }
+        written += result
     }
 }

@@ -11,7 +11,10 @@ extension StatusExplanation {
     /// - `httpStatus`: the Google Cloud error model's HTTP status for the code;
     /// - `httpStatusIn`: the HTTP status the code was mapped from, only when given as one;
     /// - `message` and `details`: the `google.rpc.Status`'s message and its details, each in the
-    ///   proto3 JSON form of `google.protobuf.Any`, only when a `grpc-status-details-bin` was given.
+    ///   proto3 JSON form of `google.protobuf.Any`, only when a `grpc-status-details-bin` was given
+    ///   or the explanation is of a failed call;
+    /// - `origin`: where a failed call's status came from (``FleetEngineError/Origin``'s printed
+    ///   form, e.g. `gRPC status`, `refused locally`), only for a failed call.
     public var json: String {
         var object = JSONObjectWriter()
         object.member("code", .integer(code.rawValue))
@@ -31,6 +34,9 @@ extension StatusExplanation {
         if let rpcStatus {
             object.member("message", .string(rpcStatus.message))
             object.member("details", .jsonArray(details.map(\.jsonObject)))
+        }
+        if let origin {
+            object.member("origin", .string(origin.description))
         }
         return object.result
     }

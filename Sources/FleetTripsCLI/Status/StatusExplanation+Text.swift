@@ -39,7 +39,7 @@ extension StatusExplanation {
     }
 
     /// Who acts on this family, in a few words.
-    private var familyRole: String {
+    var familyRole: String {
         switch family {
         case .serverOrNetwork: "the library recovers by itself"
         case .client: "the caller must act"
@@ -50,7 +50,7 @@ extension StatusExplanation {
     }
 
     /// Whether a retry can help, and on what condition.
-    private var retryAdvice: String {
+    var retryAdvice: String {
         if isRetryable {
             if let retryDelayText { return "yes, after \(retryDelayText) (the server's RetryInfo)" }
             return "yes: the same request can succeed when sent again"
@@ -66,7 +66,8 @@ extension StatusExplanation {
         }
     }
 
-    private static func line(_ label: String, _ value: String) -> String {
+    /// `label:` padded to a column, then the value.
+    static func line(_ label: String, _ value: String) -> String {
         let name = label + ":"
         return name + String(repeating: " ", count: max(1, 14 - name.count)) + value
     }

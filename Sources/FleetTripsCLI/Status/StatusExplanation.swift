@@ -6,7 +6,8 @@ import FleetEngineStatus
 ///
 /// Built from a code, from an HTTP status (gRPC's mapping for a response without `grpc-status`), or
 /// from a `grpc-status-details-bin` value with or without either; printed as readable text
-/// (``text``) or as one JSON object on one line (``json``).
+/// (``text``) or as one JSON object on one line (``json``). The client commands build one from the
+/// ``FleetEngineError`` a call failed with (``init(error:)``) and print it the same way.
 public struct StatusExplanation: Sendable, Hashable {
     /// The code explained.
     public var code: StatusCode
@@ -16,6 +17,8 @@ public struct StatusExplanation: Sendable, Hashable {
     public var rpcStatus: RPCStatus?
     /// The typed entries of ``rpcStatus``'s details, in the order they came.
     public var details: [StatusDetail]
+    /// Where the status came from, when it explains a call that failed (``init(error:)``).
+    public var origin: FleetEngineError.Origin?
 
     /// The explanation of a code on its own.
     public init(code: StatusCode) {
@@ -23,6 +26,7 @@ public struct StatusExplanation: Sendable, Hashable {
         self.mappedFromHTTPStatus = nil
         self.rpcStatus = nil
         self.details = []
+        self.origin = nil
     }
 
     /// The explanation of the code gRPC gives a response that has this HTTP status and no
@@ -70,8 +74,9 @@ public struct StatusExplanation: Sendable, Hashable {
         self.details = call.details
     }
 
-    /// Who has to act on a status with this code.
-    public var family: ErrorFamily { ErrorFamily(code) }
+    /// Who has to act on a status with this code (and origin: an interrupted refresh is always
+    /// the server/network family).
+    public var family: ErrorFamily { error.family }
 
     /// Whether sending the same request again can succeed without the caller changing anything
     /// (``FleetEngineError/isRetryable``: the server/network family, or RESOURCE_EXHAUSTED with a
@@ -96,7 +101,7 @@ public struct StatusExplanation: Sendable, Hashable {
     }
 
     private var error: FleetEngineError {
-        FleetEngineError(code: code, message: rpcStatus?.message ?? "", details: details, origin: .status)
+        FleetEngineError(code: code, message: rpcStatus?.message ?? "", details: details, origin: origin ?? .status)
     }
 
     /// Whole seconds, then 3, 6 or 9 fractional digits when the fraction needs them (the proto3

@@ -1,6 +1,9 @@
-import FleetEngineStatus
+import FleetEngineCodec
 
 /// A trip's resource name, `providers/{provider_id}/trips/{trip_id}`, checked as Fleet Engine checks it.
+///
+/// Shared by the client, which refuses a bad name before any network traffic, and the emulator,
+/// which answers one as Fleet Engine does: INVALID_ARGUMENT with a `BadRequest` field violation.
 public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// The provider: the Google Cloud project id.
     public var providerID: String
@@ -24,7 +27,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     public init(parsing name: String, field: String = "name") throws(FleetEngineError) {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "providers", parts[2] == "trips" else {
-            throw EmulatorErrors.invalidArgument(
+            throw FleetEngineError.invalidArgument(
                 field: field,
                 "\"\(name)\" is not a trip name of the form providers/{provider_id}/trips/{trip_id}"
             )
@@ -38,7 +41,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     {
         let parts = parent.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "providers" else {
-            throw EmulatorErrors.invalidArgument(
+            throw FleetEngineError.invalidArgument(
                 field: field, "\"\(parent)\" is not a parent of the form providers/{provider_id}")
         }
         try checkProviderID(String(parts[1]), field: field)
@@ -56,7 +59,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// such as `test` work; what it refuses would never name a project.
     private static func checkProviderID(_ id: String, field: String) throws(FleetEngineError) {
         guard !id.isEmpty else {
-            throw EmulatorErrors.invalidArgument(field: field, "the provider id is empty")
+            throw FleetEngineError.invalidArgument(field: field, "the provider id is empty")
         }
         guard id.utf8.count <= 63,
             id.unicodeScalars.allSatisfy({
@@ -64,7 +67,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
                     || "-_.".unicodeScalars.contains($0)
             })
         else {
-            throw EmulatorErrors.invalidArgument(field: field, "the provider id \"\(id)\" is not a project id")
+            throw FleetEngineError.invalidArgument(field: field, "the provider id \"\(id)\" is not a project id")
         }
     }
 
@@ -72,16 +75,30 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// `/`, `:`, `\`, `?` or `#`.
     private static func checkTripID(_ id: String, field: String) throws(FleetEngineError) {
         guard !id.isEmpty else {
-            throw EmulatorErrors.invalidArgument(field: field, "the trip id is empty")
+            throw FleetEngineError.invalidArgument(field: field, "the trip id is empty")
         }
         guard id.count <= 64 else {
-            throw EmulatorErrors.invalidArgument(field: field, "the trip id is longer than 64 characters")
+            throw FleetEngineError.invalidArgument(field: field, "the trip id is longer than 64 characters")
         }
         if let bad = id.first(where: { "/:\\?#".contains($0) }) {
-            throw EmulatorErrors.invalidArgument(field: field, "the trip id contains \"\(bad)\", which is not allowed")
+            throw FleetEngineError.invalidArgument(
+                field: field, "the trip id contains \"\(bad)\", which is not allowed")
         }
         if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw EmulatorErrors.invalidArgument(field: field, "the trip id contains a control character")
+            throw FleetEngineError.invalidArgument(field: field, "the trip id contains a control character")
         }
+    }
+}
+
+extension FleetEngineError {
+    /// INVALID_ARGUMENT with a `BadRequest` field violation of `field`, as Fleet Engine reports a
+    /// bad request field: the description is both the message and the violation's description.
+    public static func invalidArgument(field: String, _ description: String) -> FleetEngineError {
+        var violation = BadRequest.FieldViolation()
+        violation.field = field
+        violation.description = description
+        var badRequest = BadRequest()
+        badRequest.fieldViolations = [violation]
+        return FleetEngineError(code: .invalidArgument, message: description, details: [.badRequest(badRequest)])
     }
 }

@@ -1,0 +1,115 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The tokens a client holds, one per provider, trip and kind of call, each kept until
+/// ``refreshMargin`` before it expires.
+final class TokenCache: Sendable {
+    /// How long before its expiry a token is asked for again.
+    static let refreshMargin: Duration = .seconds(60)
+    /// Past this many entries, expired ones are dropped, then the oldest.
+    static let capacity = 10_000
+
+    private struct Key: Hashable {
+        var providerID: String
+        var tripID: String?
+        var isRead: Bool
+    }
+
+    private struct Entry {
+        var token: FleetEngineToken
+        var expiry: ContinuousClock.Instant?
+        var stored: ContinuousClock.Instant
+    }
+
+    private let provider: any TokenProvider
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    init(provider: any TokenProvider) {
+        self.provider = provider
+    }
+
+    /// A token for `request`: the cached one while it is good, else a new one from the provider,
+    /// which must answer before `deadline` (the call's): a provider that hangs fails the call with
+    /// DEADLINE_EXCEEDED rather than holding it forever.
+    func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> FleetEngineToken {
+        let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
+        let now = ContinuousClock.now
+        if !request.isRefresh,
+            let cached = entries.withLock({ $0[key] }),
+            cached.expiry.map({ now < $0 - Self.refreshMargin }) ?? true
+        {
+            return cached.token
+        }
+        let provider = self.provider
+        let token = try await withThrowingTaskGroup(of: FleetEngineToken?.self) { group in
+            group.addTask { try await provider.token(for: request) }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let token = first else {
+                throw FleetEngineError(
+                    code: .deadlineExceeded,
+                    message: "the token provider did not answer before the call's deadline",
+                    origin: .local
+                )
+            }
+            return token
+        }
+        let expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
+        entries.withLock { entries in
+            if entries.count >= Self.capacity { Self.evict(&entries, now: now) }
+            entries[key] = Entry(token: token, expiry: expiry, stored: now)
+        }
+        return token
+    }
+
+    private static func evict(_ entries: inout [Key: Entry], now: ContinuousClock.Instant) {
+        entries = entries.filter { $0.value.expiry.map { now < $0 } ?? true }
+        if entries.count >= capacity {
+            let oldest = entries.sorted { $0.value.stored < $1.value.stored }.prefix(entries.count - capacity / 2)
+            for (key, _) in oldest { entries[key] = nil }
+        }
+    }
+
+    /// How long until the JWT's `exp` claim (RFC 7519 section 4.1.4, seconds since 1970), if the
+    /// token is a JWT with one.
+    static func expiryClaim(of jwt: String) -> Duration? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = try? Base64.decode(String(parts[1])) else { return nil }
+        guard let exp = numberClaim("exp", in: payload) else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let wall = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        return .seconds(exp - wall)
+    }
+
+    /// The number after `"name":` at the top of a small JSON object; enough for `exp`, which is
+    /// always a plain number, without a JSON parser in the call path.
+    private static func numberClaim(_ name: String, in json: [UInt8]) -> Double? {
+        let key = Array("\"\(name)\"".utf8)
+        guard json.count > key.count else { return nil }
+        var index = 0
+        while index + key.count <= json.count {
+            if json[index..<(index + key.count)].elementsEqual(key) {
+                var cursor = index + key.count
+                while cursor < json.count, json[cursor] == 0x20 || json[cursor] == 0x3A { cursor += 1 }
+                var end = cursor
+                while end < json.count, (0x30...0x39).contains(json[end]) || json[end] == 0x2E { end += 1 }
+                return Double(String(decoding: json[cursor..<end], as: UTF8.self))
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,150 @@
+import NIOSSL
+
+/// How a ``FleetEngineClient`` reaches Fleet Engine and how it behaves on each call.
+///
+/// The defaults are Fleet Engine's: `fleetengine.googleapis.com:443` over TLS with the system's
+/// trust roots, a 15 s deadline per call, and Google's published retry policy for TripService.
+public struct ClientConfiguration: Sendable {
+    /// Where the server is.
+    public var endpoint: Endpoint
+    /// TLS (the default) or plaintext HTTP/2 (h2c), for loopback and the emulator.
+    public var transportSecurity: TransportSecurity
+    /// The deadline of a call that does not set its own, sent as `grpc-timeout`. Retries happen
+    /// within it.
+    public var defaultDeadline: Duration
+    /// Which failures are retried, how often and how long to wait.
+    public var retryPolicy: RetryPolicy
+    /// How long to wait between connection attempts after one fails.
+    public var reconnectBackoff: Backoff
+    /// PINGs on an idle connection, to find a dead one before a call does; nil sends none.
+    public var keepalive: Keepalive?
+    /// The `user-agent` sent with every call, before the gRPC part gRPC asks for.
+    public var userAgent: String
+    /// The largest response message accepted; larger ones fail the call with RESOURCE_EXHAUSTED.
+    public var maxResponseMessageSize: Int
+    /// How long a connection attempt may take, TCP and TLS and the server's SETTINGS together.
+    public var connectTimeout: Duration
+    /// Values the client puts in each request's `header` (`RequestHeader`) where the caller left
+    /// them empty.
+    public var requestHeader: RequestHeaderDefaults
+
+    /// Fleet Engine itself over TLS, with all defaults.
+    public init(
+        endpoint: Endpoint = .fleetEngine,
+        transportSecurity: TransportSecurity = .tls()
+    ) {
+        self.endpoint = endpoint
+        self.transportSecurity = transportSecurity
+        self.defaultDeadline = .seconds(15)
+        self.retryPolicy = .fleetEngine
+        self.reconnectBackoff = Backoff(initial: .seconds(1), multiplier: 1.6, maximum: .seconds(30), jitter: 0.2)
+        self.keepalive = nil
+        self.userAgent = "swift-fleet-engine/\(FleetEngineClient.version)"
+        self.maxResponseMessageSize = 4 * 1024 * 1024
+        self.connectTimeout = .seconds(20)
+        self.requestHeader = RequestHeaderDefaults()
+    }
+
+    /// A plaintext (h2c) configuration for a server on this machine, such as `fleettrips serve`.
+    public static func plaintext(host: String = "127.0.0.1", port: Int) -> ClientConfiguration {
+        ClientConfiguration(endpoint: Endpoint(host: host, port: port), transportSecurity: .plaintext)
+    }
+
+    /// A server address.
+    public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+        /// A host name or IP address.
+        public var host: String
+        /// The TCP port.
+        public var port: Int
+
+        /// A host and port.
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// `fleetengine.googleapis.com:443`.
+        public static let fleetEngine = Endpoint(host: "fleetengine.googleapis.com", port: 443)
+
+        /// `host:port`, with an IPv6 address in brackets; also the `:authority` of each call.
+        public var description: String {
+            host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
+    }
+
+    /// TLS or plaintext.
+    public struct TransportSecurity: Sendable {
+        enum Mode: Sendable {
+            case plaintext
+            case tls(TLSConfiguration, serverHostname: String?)
+        }
+
+        let mode: Mode
+
+        /// HTTP/2 without TLS (h2c with prior knowledge), for loopback only.
+        public static let plaintext = TransportSecurity(mode: .plaintext)
+
+        /// TLS with ALPN `h2`, the system's trust roots unless `trustRoots` says otherwise, and the
+        /// server's name checked against `serverHostname` (the endpoint's host when nil). A
+        /// connection on which the server does not choose `h2` is refused.
+        public static func tls(
+            trustRoots: NIOSSLTrustRoots = .default,
+            serverHostname: String? = nil
+        ) -> TransportSecurity {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.trustRoots = trustRoots
+            configuration.applicationProtocols = ["h2"]
+            configuration.minimumTLSVersion = .tlsv12
+            return TransportSecurity(mode: .tls(configuration, serverHostname: serverHostname))
+        }
+
+        /// TLS with a configuration of the caller's; its `applicationProtocols` are set to `["h2"]`.
+        public static func tls(_ configuration: TLSConfiguration, serverHostname: String? = nil) -> TransportSecurity {
+            var configuration = configuration
+            configuration.applicationProtocols = ["h2"]
+            return TransportSecurity(mode: .tls(configuration, serverHostname: serverHostname))
+        }
+
+        /// Whether this is plaintext.
+        public var isPlaintext: Bool {
+            if case .plaintext = mode { return true }
+            return false
+        }
+    }
+
+    /// Keepalive PINGs (RFC 9113 section 6.7).
+    public struct Keepalive: Sendable, Hashable {
+        /// How often to send a PING.
+        public var interval: Duration
+        /// How long to wait for its acknowledgement before closing the connection.
+        public var timeout: Duration
+        /// Whether to send PINGs while no call is in flight. Off by default: gRPC servers refuse
+        /// frequent PINGs on idle connections (GOAWAY with ENHANCE_YOUR_CALM).
+        public var permitWithoutCalls: Bool
+
+        /// A PING every `interval` while calls are in flight (or always, with
+        /// `permitWithoutCalls`), failing the connection when one is unanswered after `timeout`.
+        public init(interval: Duration, timeout: Duration = .seconds(20), permitWithoutCalls: Bool = false) {
+            self.interval = interval
+            self.timeout = timeout
+            self.permitWithoutCalls = permitWithoutCalls
+        }
+    }
+
+    /// What the client fills into a request's `RequestHeader` where it is empty.
+    public struct RequestHeaderDefaults: Sendable, Hashable {
+        /// BCP-47 language code, e.g. `en-US`; empty leaves the field alone.
+        public var languageCode: String
+        /// CLDR region code, e.g. `US`; empty leaves the field alone.
+        public var regionCode: String
+        /// The SDK version reported to Fleet Engine.
+        public var sdkVersion: String
+
+        /// `en-US`, no region, and this library's version.
+        public init(languageCode: String = "en-US", regionCode: String = "", sdkVersion: String? = nil) {
+            self.languageCode = languageCode
+            self.regionCode = regionCode
+            self.sdkVersion = sdkVersion ?? "swift-fleet-engine/\(FleetEngineClient.version)"
+        }
+    }
+}

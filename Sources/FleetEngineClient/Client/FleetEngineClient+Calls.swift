@@ -1,0 +1,273 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import FleetEngineWire
+import NIOCore
+import NIOHPACK
+
+/// Per-call settings.
+public struct CallOptions: Sendable {
+    /// How long the call may take, retries included; the configuration's default when nil.
+    public var timeout: Duration?
+    /// The retry policy for this call; the configuration's when nil.
+    public var retryPolicy: RetryPolicy?
+    /// Extra request metadata (lower-case names; `-bin` names carry base64 values).
+    public var metadata: [(name: String, value: String)]
+
+    /// Options from their parts.
+    public init(
+        timeout: Duration? = nil, retryPolicy: RetryPolicy? = nil, metadata: [(name: String, value: String)] = []
+    ) {
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.metadata = metadata
+    }
+}
+
+/// What a call is about, for the routing header, the token and the retry decision.
+struct CallTarget: Sendable {
+    var method: GRPCMethodPath
+    var providerID: String
+    var tripID: String?
+    var isRead: Bool
+}
+
+extension FleetEngineClient {
+    /// One unary call: token, headers, attempts with retries within the deadline, decoding.
+    func unary<Request: ProtobufMessage, Response: ProtobufMessage>(
+        _ request: Request,
+        target: CallTarget,
+        options: CallOptions,
+        as: Response.Type = Response.self
+    ) async throws(FleetEngineError) -> Response {
+        let started = ContinuousClock.now
+        let timeout = options.timeout ?? configuration.defaultDeadline
+        let deadline = started + timeout
+        let policy = options.retryPolicy ?? configuration.retryPolicy
+        let body = try Self.framedBody(request.serializedBytes())
+        var refreshedToken = false
+        var attempt = 0
+        var generator = SystemRandomNumberGenerator()
+        var tokenRequest = TokenRequest(method: target.method, providerID: target.providerID, tripID: target.tripID)
+        while true {
+            attempt += 1
+            let outcome: Result<Response, FleetEngineError>
+            let pushback: RetryPushback
+            do throws(FleetEngineError) {
+                let token = try await token(for: tokenRequest, deadline: deadline)
+                let headers = try headers(target: target, token: token, deadline: deadline, options: options)
+                (outcome, pushback) = try await attemptCall(
+                    CallRequest(headers: headers, body: body, maxResponseSize: configuration.maxResponseMessageSize),
+                    deadline: deadline)
+            } catch {
+                outcome = .failure(error)
+                pushback = .none
+            }
+            switch outcome {
+            case .success(let response):
+                metrics.record(method: target.method, code: .ok, duration: .now - started)
+                return response
+            case .failure(let error):
+                // A refused token is asked for again once, as Fleet Engine tokens expire.
+                if error.code == .unauthenticated, error.origin != .local, !refreshedToken {
+                    refreshedToken = true
+                    tokenRequest.isRefresh = true
+                    logger.debug("UNAUTHENTICATED; asking for a new token", metadata: ["method": "\(target.method)"])
+                    continue
+                }
+                tokenRequest.isRefresh = false
+                guard
+                    let delay = retryDelay(
+                        after: error, attempt: attempt, policy: policy, pushback: pushback, isRead: target.isRead,
+                        deadline: deadline, generator: &generator)
+                else {
+                    metrics.record(method: target.method, code: error.code, duration: .now - started)
+                    logger.debug(
+                        "call failed",
+                        metadata: ["method": "\(target.method)", "attempts": "\(attempt)", "error": "\(error)"])
+                    throw error
+                }
+                logger.debug(
+                    "retrying",
+                    metadata: [
+                        "method": "\(target.method)", "attempt": "\(attempt)", "delay": "\(delay)", "error": "\(error)",
+                    ])
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    throw Self.cancelledError
+                }
+            }
+        }
+    }
+
+    static let cancelledError = FleetEngineError(
+        code: .cancelled, message: "the call was cancelled by its caller", origin: .local)
+
+    /// The wait before the next attempt, or nil when the call should fail with `error` now.
+    private func retryDelay(
+        after error: FleetEngineError,
+        attempt: Int,
+        policy: RetryPolicy,
+        pushback: RetryPushback,
+        isRead: Bool,
+        deadline: ContinuousClock.Instant,
+        generator: inout SystemRandomNumberGenerator
+    ) -> Duration? {
+        if Task.isCancelled || pushback == .doNotRetry { return nil }
+        // A request known not to have been processed (a refused stream, a connection that failed
+        // before sending) is sent again at once, once, whatever the policy: gRPC's transparent retry.
+        if !error.requestWasProcessed, error.origin != .local, attempt == 1 {
+            return ContinuousClock.now < deadline ? .zero : nil
+        }
+        guard attempt < policy.maxAttempts, policy.retries(error, isRead: isRead) else { return nil }
+        let delay: Duration
+        switch pushback {
+        case .doNotRetry: return nil
+        case .after(let serverDelay): delay = serverDelay
+        case .none:
+            delay = error.retryDelay ?? policy.backoff.delay(afterRetry: attempt - 1, using: &generator)
+        }
+        guard ContinuousClock.now + delay < deadline else { return nil }
+        return delay
+    }
+
+    private func token(
+        for request: TokenRequest, deadline: ContinuousClock.Instant
+    ) async throws(FleetEngineError) -> FleetEngineToken {
+        do {
+            return try await tokens.token(for: request, deadline: deadline)
+        } catch let error as FleetEngineError {
+            throw error
+        } catch is CancellationError {
+            throw Self.cancelledError
+        } catch {
+            throw FleetEngineError(
+                code: .unauthenticated,
+                message: "the token provider failed: \(error)",
+                origin: .local,
+                cause: error
+            )
+        }
+    }
+
+    /// One attempt on the current connection.
+    private func attemptCall<Response: ProtobufMessage>(
+        _ request: CallRequest, deadline: ContinuousClock.Instant
+    ) async throws(FleetEngineError) -> (Result<Response, FleetEngineError>, RetryPushback) {
+        if Task.isCancelled { throw Self.cancelledError }
+        let connection = try await manager.connection()
+        let remaining = deadline - .now
+        let nioDeadline = NIODeadline.now() + TimeAmount(max(remaining, .zero))
+        let (future, canceller) = connection.startCall(request, deadline: nioDeadline)
+        let outcome = await withTaskCancellationHandler {
+            // The future always succeeds: every failure is an outcome.
+            (try? await future.get())
+                ?? .failed(FleetEngineError(code: .internalError, message: "the call ended without an outcome"))
+        } onCancel: {
+            canceller.cancel(with: Self.cancelledError)
+        }
+        switch outcome {
+        case .failed(let error):
+            return (.failure(error), .none)
+        case .ended(let payloads, let status, let pushback):
+            if let error = status.error { return (.failure(error), pushback) }
+            return (Self.decode(payloads), pushback)
+        }
+    }
+
+    private static func decode<Response: ProtobufMessage>(_ payloads: [[UInt8]]) -> Result<Response, FleetEngineError> {
+        guard payloads.count == 1, let payload = payloads.first else {
+            return .failure(
+                FleetEngineError(
+                    code: payloads.isEmpty ? .internalError : .internalError,
+                    message: "a unary call ended with \(payloads.count) response messages, not one",
+                    origin: .malformedResponse
+                ))
+        }
+        do throws(CodecError) {
+            return .success(try Response(serializedBytes: payload))
+        } catch {
+            return .failure(
+                FleetEngineError(
+                    code: .internalError,
+                    message: "the \(Response.protoMessageName) in the response does not decode: \(error)",
+                    origin: .malformedResponse,
+                    cause: error
+                ))
+        }
+    }
+
+    /// The request headers of one attempt (gRPC's PROTOCOL-HTTP2.md, "Requests"), with Fleet
+    /// Engine's routing header and the bearer token.
+    private func headers(
+        target: CallTarget, token: FleetEngineToken, deadline: ContinuousClock.Instant, options: CallOptions
+    ) throws(FleetEngineError) -> HPACKHeaders {
+        let remaining = deadline - .now
+        guard remaining > .zero else {
+            throw FleetEngineError(
+                code: .deadlineExceeded, message: "the call's deadline passed before it could be sent", origin: .local)
+        }
+        var metadata = GRPCMetadata()
+        metadata.append(
+            name: "x-goog-request-params", value: "provider_id=providers%2F" + Self.percentEncoded(target.providerID))
+        if !token.value.isEmpty { metadata.append(name: "authorization", value: "Bearer " + token.value) }
+        let head: GRPCRequestHead
+        do throws(WireError) {
+            var built = try GRPCRequestHead(
+                method: target.method,
+                authority: authority,
+                scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
+                timeout: GRPCTimeout(remaining),
+                userAgent: userAgent,
+                acceptedEncodings: [.gzip, .deflate],
+                metadata: metadata
+            )
+            for field in options.metadata { try built.appendMetadata(name: field.name, value: field.value) }
+            head = built
+        } catch {
+            // The message names the field, never its value: a value could be a credential.
+            throw FleetEngineError(
+                code: .invalidArgument, message: "the request metadata is not valid: \(error.code)", origin: .local,
+                cause: error)
+        }
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(12)
+        for field in head.headerFields {
+            // The token is a secret: never put it in HPACK's dynamic table (RFC 7541 section 7.1.3).
+            headers.add(
+                name: field.name, value: field.value,
+                indexing: field.name == "authorization" ? .neverIndexed : .indexable)
+        }
+        return headers
+    }
+
+    /// The message with gRPC's 5-byte prefix, uncompressed (the Wire layer's framer), in a buffer
+    /// NIO can write.
+    private static func framedBody(_ payload: [UInt8]) throws(FleetEngineError) -> ByteBuffer {
+        do throws(WireError) {
+            return ByteBuffer(bytes: try GRPCMessageFramer().frame(payload, compress: false))
+        } catch {
+            throw FleetEngineError(
+                code: .internalError, message: "the request could not be framed: \(error)", origin: .local, cause: error
+            )
+        }
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters, as Google's clients write
+    /// routing header values.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                output += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,195 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import FleetEngineWire
+
+extension FleetEngineClient {
+    /// `GetTrip`: the trip named `providers/{provider_id}/trips/{trip_id}`.
+    ///
+    /// Send the version fields (`current_route_segment_version` and the others) to have the server
+    /// leave out the parts that have not changed since.
+    ///
+    /// - Throws: INVALID_ARGUMENT without any network traffic when the name is malformed; otherwise
+    ///   whatever the call failed with.
+    public func getTrip(_ request: GetTripRequest, options: CallOptions = CallOptions()) async throws(FleetEngineError)
+        -> Trip
+    {
+        let name = try TripName(parsing: request.name, field: "name")
+        var request = request
+        request.header = populatedHeader(request.header)
+        return try await unary(
+            request,
+            target: CallTarget(method: .getTrip, providerID: name.providerID, tripID: name.tripID, isRead: true),
+            options: options)
+    }
+
+    /// `GetTrip` with the full view, by name.
+    public func getTrip(named name: String, options: CallOptions = CallOptions()) async throws(FleetEngineError) -> Trip
+    {
+        var request = GetTripRequest()
+        request.name = name
+        return try await getTrip(request, options: options)
+    }
+
+    /// `CreateTrip`: creates `request.trip` as `{parent}/trips/{trip_id}`; ALREADY_EXISTS when it
+    /// exists.
+    public func createTrip(_ request: CreateTripRequest, options: CallOptions = CallOptions())
+        async throws(FleetEngineError)
+        -> Trip
+    {
+        let providerID = try TripName.providerID(parsingParent: request.parent, field: "parent")
+        let name = try TripName(providerID: providerID, tripID: request.tripID, field: "trip_id")
+        var request = request
+        request.header = populatedHeader(request.header)
+        return try await unary(
+            request,
+            target: CallTarget(method: .createTrip, providerID: providerID, tripID: name.tripID, isRead: false),
+            options: options)
+    }
+
+    /// `UpdateTrip`: writes the fields of `request.trip` that `request.update_mask` names.
+    public func updateTrip(_ request: UpdateTripRequest, options: CallOptions = CallOptions())
+        async throws(FleetEngineError)
+        -> Trip
+    {
+        let name = try TripName(parsing: request.name, field: "name")
+        var request = request
+        request.header = populatedHeader(request.header)
+        return try await unary(
+            request,
+            target: CallTarget(method: .updateTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
+            options: options)
+    }
+
+    /// `DeleteTrip`: deletes a trip that is not active.
+    public func deleteTrip(_ request: DeleteTripRequest, options: CallOptions = CallOptions())
+        async throws(FleetEngineError)
+    {
+        let name = try TripName(parsing: request.name, field: "name")
+        var request = request
+        request.header = populatedHeader(request.header)
+        let _: Empty = try await unary(
+            request,
+            target: CallTarget(method: .deleteTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
+            options: options)
+    }
+
+    /// `DeleteTrip` by name.
+    public func deleteTrip(named name: String, options: CallOptions = CallOptions()) async throws(FleetEngineError) {
+        var request = DeleteTripRequest()
+        request.name = name
+        try await deleteTrip(request, options: options)
+    }
+
+    /// `ReportBillableTrip`: reports the trip for billing.
+    public func reportBillableTrip(
+        _ request: ReportBillableTripRequest, options: CallOptions = CallOptions()
+    ) async throws(FleetEngineError) {
+        let name = try TripName(parsing: request.name, field: "name")
+        let _: Empty = try await unary(
+            request,
+            target: CallTarget(
+                method: .reportBillableTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
+            options: options)
+    }
+
+    /// One page of `SearchTrips`.
+    public func searchTripsPage(
+        _ request: SearchTripsRequest, options: CallOptions = CallOptions()
+    ) async throws(FleetEngineError) -> SearchTripsResponse {
+        let providerID = try TripName.providerID(parsingParent: request.parent, field: "parent")
+        var request = request
+        request.header = populatedHeader(request.header)
+        return try await unary(
+            request, target: CallTarget(method: .searchTrips, providerID: providerID, tripID: nil, isRead: true),
+            options: options)
+    }
+
+    /// `SearchTrips` as a sequence of trips that fetches the next page (with `next_page_token`)
+    /// when the one before is used up. Each page is one call with `options`.
+    public func searchTrips(_ request: SearchTripsRequest, options: CallOptions = CallOptions()) -> TripSearch {
+        TripSearch(client: self, request: request, options: options)
+    }
+
+    /// The request header with this client's defaults where the caller left fields empty.
+    func populatedHeader(_ header: RequestHeader?) -> RequestHeader {
+        var header = header ?? RequestHeader()
+        let defaults = configuration.requestHeader
+        if header.languageCode.isEmpty { header.languageCode = defaults.languageCode }
+        if header.regionCode.isEmpty { header.regionCode = defaults.regionCode }
+        if header.sdkVersion.isEmpty { header.sdkVersion = defaults.sdkVersion }
+        if header.osVersion.isEmpty { header.osVersion = Self.operatingSystem }
+        return header
+    }
+
+    #if os(Linux)
+        static let operatingSystem = "Linux"
+    #elseif os(macOS)
+        static let operatingSystem = "macOS"
+    #else
+        static let operatingSystem = "unknown"
+    #endif
+}
+
+/// The trips of a `SearchTrips` request, page after page.
+///
+/// Iterating makes the calls; a failed call ends the iteration by throwing its
+/// ``FleetEngineError``. A server that sends the same page token twice in a row ends the search
+/// with INTERNAL rather than looping.
+public struct TripSearch: AsyncSequence, Sendable {
+    public typealias Element = Trip
+    public typealias Failure = FleetEngineError
+
+    let client: FleetEngineClient
+    let request: SearchTripsRequest
+    let options: CallOptions
+
+    /// An iterator that starts at the request's page token.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(client: client, request: request, options: options)
+    }
+
+    /// Fetches pages as trips are taken.
+    public struct Iterator: AsyncIteratorProtocol {
+        let client: FleetEngineClient
+        var request: SearchTripsRequest
+        let options: CallOptions
+        var buffer: [Trip] = []
+        var index = 0
+        var finished = false
+
+        init(client: FleetEngineClient, request: SearchTripsRequest, options: CallOptions) {
+            self.client = client
+            self.request = request
+            self.options = options
+        }
+
+        /// The next trip, fetching a page when needed; nil at the end.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FleetEngineError) -> Trip? {
+            while index == buffer.count {
+                if finished { return nil }
+                let response = try await client.searchTripsPage(request, options: options)
+                buffer = response.trips
+                index = 0
+                if response.nextPageToken.isEmpty {
+                    finished = true
+                } else if response.nextPageToken == request.pageToken {
+                    throw FleetEngineError(
+                        code: .internalError,
+                        message: "the server returned the page token it was sent (\(request.pageToken)), "
+                            + "so the search would never end",
+                        origin: .malformedResponse
+                    )
+                } else {
+                    request.pageToken = response.nextPageToken
+                }
+            }
+            defer { index += 1 }
+            return buffer[index]
+        }
+
+        /// The next trip.
+        public mutating func next() async throws(FleetEngineError) -> Trip? {
+            try await next(isolation: nil)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import FleetEngineStatus
+
+/// Exponential backoff with jitter: the n-th wait (from 0) is `initial × multiplier^n`, capped at
+/// `maximum`, then moved at random by up to ± `jitter` of itself so that many clients that failed
+/// together do not come back together.
+public struct Backoff: Sendable, Hashable {
+    /// The first wait.
+    public var initial: Duration
+    /// How much each wait grows over the one before.
+    public var multiplier: Double
+    /// The longest wait.
+    public var maximum: Duration
+    /// The fraction (0…1) by which a wait is moved at random, up or down.
+    public var jitter: Double
+
+    /// A backoff from its parts.
+    public init(initial: Duration, multiplier: Double, maximum: Duration, jitter: Double = 0.2) {
+        self.initial = initial
+        self.multiplier = multiplier
+        self.maximum = maximum
+        self.jitter = min(max(jitter, 0), 1)
+    }
+
+    /// The wait before attempt `retry + 1`, without jitter.
+    public func nominalDelay(afterRetry retry: Int) -> Duration {
+        var seconds = initial.seconds
+        for _ in 0..<max(retry, 0) {
+            seconds *= multiplier
+            if seconds >= maximum.seconds { break }
+        }
+        return .seconds(min(seconds, maximum.seconds))
+    }
+
+    /// The wait before attempt `retry + 1`, with jitter drawn from `generator`.
+    public func delay(afterRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+        let nominal = nominalDelay(afterRetry: retry).seconds
+        guard jitter > 0 else { return .seconds(nominal) }
+        let factor = Double.random(in: (1 - jitter)...(1 + jitter), using: &generator)
+        return .seconds(nominal * factor)
+    }
+}
+
+/// Which failed calls are sent again, and how.
+///
+/// A retry happens only when all hold: the attempt failed with a code this policy retries for the
+/// method's kind (or the request is known not to have reached the server at all, which is always
+/// safe to send again); the attempts are not used up; the server did not refuse retries
+/// (`grpc-retry-pushback-ms` negative or malformed, gRPC's retry design A6); and the wait fits in
+/// what is left of the call's deadline. The wait is the server's (`grpc-retry-pushback-ms`, or a
+/// `RetryInfo` detail) when it gave one, else the backoff's.
+public struct RetryPolicy: Sendable, Hashable {
+    /// The most attempts a call makes, the first included; 1 turns retries off.
+    public var maxAttempts: Int
+    /// The waits between attempts.
+    public var backoff: Backoff
+    /// Codes retried for every method, writes included.
+    public var retryableCodes: Set<StatusCode>
+    /// Codes retried in addition for reads (GetTrip, SearchTrips), which are safe to repeat.
+    public var additionalRetryableCodesForReads: Set<StatusCode>
+
+    /// A policy from its parts.
+    public init(
+        maxAttempts: Int,
+        backoff: Backoff,
+        retryableCodes: Set<StatusCode>,
+        additionalRetryableCodesForReads: Set<StatusCode> = []
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.backoff = backoff
+        self.retryableCodes = retryableCodes
+        self.additionalRetryableCodesForReads = additionalRetryableCodesForReads
+    }
+
+    /// Google's published policy for Fleet Engine's TripService (5 attempts, 1 s rising ×1.3 to
+    /// 10 s, on UNAVAILABLE), extended for reads to the rest of the server/network family that a
+    /// server can answer with: ABORTED and CANCELLED. DEADLINE_EXCEEDED is not retried: the call's
+    /// own deadline is the limit, and a server-side deadline would recur.
+    public static let fleetEngine = RetryPolicy(
+        maxAttempts: 5,
+        backoff: Backoff(initial: .seconds(1), multiplier: 1.3, maximum: .seconds(10), jitter: 0.2),
+        retryableCodes: [.unavailable],
+        additionalRetryableCodesForReads: [.aborted, .cancelled]
+    )
+
+    /// No retries at all.
+    public static let none = RetryPolicy(
+        maxAttempts: 1, backoff: Backoff(initial: .zero, multiplier: 1, maximum: .zero), retryableCodes: [])
+
+    /// Whether an error of this code is retried for a method that is (or is not) a read.
+    public func retries(_ error: FleetEngineError, isRead: Bool) -> Bool {
+        switch error.origin {
+        case .connection(requestSent: false), .streamReset(.refusedStream): return true
+        case .local: return false
+        default: break
+        }
+        let code = error.code.effective
+        if retryableCodes.contains(code) { return true }
+        return isRead && additionalRetryableCodesForReads.contains(code)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

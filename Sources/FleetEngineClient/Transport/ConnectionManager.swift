@@ -1,0 +1,196 @@
+import FleetEngineStatus
+import Logging
+import NIOCore
+import Synchronization
+
+/// Keeps one usable HTTP/2 connection for the client's calls.
+///
+/// A connection is opened when a call first needs one, by ``run()``, which is where all of the
+/// client's background work happens. A failed attempt fails the calls waiting for it (they are
+/// retried by their own policy) and holds off the next attempt by the reconnect backoff; calls that
+/// arrive in that time fail at once with the last connection error, as gRPC's channels do in
+/// TRANSIENT_FAILURE. A GOAWAY or a closed connection makes the next call open a new one; calls
+/// in flight on a connection that received GOAWAY finish there.
+final class ConnectionManager: Sendable {
+    private enum State {
+        case idle
+        case connecting(waiters: [CheckedContinuation<HTTP2Connection, any Error>])
+        case ready(HTTP2Connection)
+        case backingOff(until: ContinuousClock.Instant, error: FleetEngineError)
+        case shutDown
+    }
+
+    enum Event: Sendable {
+        case connect
+        case connectionEnded(id: Int)
+    }
+
+    private struct Shared {
+        var state: State = .idle
+        var failedAttempts = 0
+        var nextID = 1
+        var connections: [Int: HTTP2Connection] = [:]
+        var shutdownRequested = false
+    }
+
+    private let connector: Connector
+    private let logger: Logger
+    private let shared = Mutex(Shared())
+    private let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+
+    init(connector: Connector, logger: Logger) {
+        self.connector = connector
+        self.logger = logger
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// A connection that accepts new calls, opening one if needed.
+    func connection() async throws(FleetEngineError) -> HTTP2Connection {
+        enum Decision {
+            case use(HTTP2Connection)
+            case wait
+            case fail(FleetEngineError)
+        }
+        // Fast path: the ready connection, without suspending.
+        let fast: HTTP2Connection? = shared.withLock { shared in
+            if case .ready(let connection) = shared.state, connection.acceptsNewCalls { return connection }
+            return nil
+        }
+        if let fast { return fast }
+        do {
+            return try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<HTTP2Connection, any Error>) in
+                let decision: Decision = shared.withLock { shared in
+                    switch shared.state {
+                    case .ready(let connection) where connection.acceptsNewCalls:
+                        return .use(connection)
+                    case .ready, .idle:
+                        shared.state = .connecting(waiters: [continuation])
+                        eventSink.yield(.connect)
+                        return .wait
+                    case .connecting(var waiters):
+                        waiters.append(continuation)
+                        shared.state = .connecting(waiters: waiters)
+                        return .wait
+                    case .backingOff(let until, let error):
+                        if ContinuousClock.now < until { return .fail(error) }
+                        shared.state = .connecting(waiters: [continuation])
+                        eventSink.yield(.connect)
+                        return .wait
+                    case .shutDown:
+                        return .fail(Self.shutDownError)
+                    }
+                }
+                switch decision {
+                case .use(let connection): continuation.resume(returning: connection)
+                case .fail(let error): continuation.resume(throwing: error)
+                case .wait: break
+                }
+            }
+        } catch let error as FleetEngineError {
+            throw error
+        } catch {
+            throw FleetEngineError(code: .unavailable, message: "\(error)", origin: .connection(requestSent: false))
+        }
+    }
+
+    static let shutDownError = FleetEngineError(
+        code: .unavailable,
+        message: "the client is shut down, or its run() is not running",
+        origin: .connection(requestSent: false)
+    )
+
+    /// Opens connections as calls need them, until ``beginGracefulShutdown()`` or cancellation.
+    /// After a graceful shutdown it returns once the calls in flight have finished.
+    func run() async {
+        await withTaskCancellationHandler {
+            await handleEvents()
+        } onCancel: {
+            beginGracefulShutdown()
+            for connection in shared.withLock({ Array($0.connections.values) }) { connection.close() }
+        }
+        // Whatever is still open when run() ends is closed: nothing outlives it.
+        for connection in shared.withLock({ Array($0.connections.values) }) { connection.close() }
+    }
+
+    private func handleEvents() async {
+        for await event in events {
+            switch event {
+            case .connect:
+                await connect()
+            case .connectionEnded(let id):
+                let isLast = shared.withLock { shared -> Bool in
+                    shared.connections[id] = nil
+                    if case .ready(let connection) = shared.state, connection.id == id { shared.state = .idle }
+                    return shared.shutdownRequested && shared.connections.isEmpty
+                }
+                if isLast { eventSink.finish() }
+            }
+        }
+    }
+
+    private func connect() async {
+        let id: Int? = shared.withLock { shared in
+            guard case .connecting = shared.state else { return nil }
+            defer { shared.nextID += 1 }
+            return shared.nextID
+        }
+        guard let id else { return }
+        logger.debug(
+            "connecting", metadata: ["endpoint": "\(connector.configuration.endpoint)", "connection": "\(id)"])
+        do {
+            let connection = try await connector.connect(
+                id: id,
+                onGoAway: { [weak self] connection in self?.goAwayReceived(on: connection) },
+                onClose: { [eventSink] connection in eventSink.yield(.connectionEnded(id: connection.id)) }
+            )
+            let waiters = shared.withLock { shared -> [CheckedContinuation<HTTP2Connection, any Error>] in
+                shared.connections[id] = connection
+                shared.failedAttempts = 0
+                guard case .connecting(let waiters) = shared.state else {
+                    // Shut down while connecting: the new connection is not used.
+                    return []
+                }
+                shared.state = .ready(connection)
+                return waiters
+            }
+            if shared.withLock({ $0.shutdownRequested }) { connection.close() }
+            logger.debug("connected", metadata: ["connection": "\(id)"])
+            for waiter in waiters { waiter.resume(returning: connection) }
+        } catch {
+            var generator = SystemRandomNumberGenerator()
+            let waiters = shared.withLock { shared -> [CheckedContinuation<HTTP2Connection, any Error>] in
+                let delay = connector.configuration.reconnectBackoff.delay(
+                    afterRetry: shared.failedAttempts, using: &generator)
+                shared.failedAttempts += 1
+                guard case .connecting(let waiters) = shared.state else { return [] }
+                shared.state = .backingOff(until: .now + delay, error: error)
+                return waiters
+            }
+            logger.debug("connection attempt failed", metadata: ["connection": "\(id)", "error": "\(error)"])
+            for waiter in waiters { waiter.resume(throwing: error) }
+        }
+    }
+
+    private func goAwayReceived(on connection: HTTP2Connection) {
+        logger.debug("GOAWAY received", metadata: ["connection": "\(connection.id)"])
+        shared.withLock { shared in
+            if case .ready(let current) = shared.state, current.id == connection.id { shared.state = .idle }
+        }
+    }
+
+    /// Stops new calls; calls in flight finish, then the connections close and ``run()`` returns.
+    func beginGracefulShutdown() {
+        let (waiters, connections) = shared.withLock { shared in
+            shared.shutdownRequested = true
+            var waiters: [CheckedContinuation<HTTP2Connection, any Error>] = []
+            if case .connecting(let pending) = shared.state { waiters = pending }
+            shared.state = .shutDown
+            return (waiters, Array(shared.connections.values))
+        }
+        for waiter in waiters { waiter.resume(throwing: Self.shutDownError) }
+        if connections.isEmpty { eventSink.finish() }
+        for connection in connections { connection.closeWhenIdle() }
+    }
+}

@@ -1,0 +1,136 @@
+import FleetEngineStatus
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// Opens HTTP/2 connections: TCP, then TLS with ALPN `h2` (or plaintext h2c), then the HTTP/2
+/// preface and the server's SETTINGS.
+struct Connector: Sendable {
+    let configuration: ClientConfiguration
+    let eventLoopGroup: any EventLoopGroup
+    private let sslContext: NIOSSLContext?
+
+    init(configuration: ClientConfiguration, eventLoopGroup: any EventLoopGroup) throws(FleetEngineError) {
+        self.configuration = configuration
+        self.eventLoopGroup = eventLoopGroup
+        switch configuration.transportSecurity.mode {
+        case .plaintext:
+            sslContext = nil
+        case .tls(let tls, _):
+            do {
+                sslContext = try NIOSSLContext(configuration: tls)
+            } catch {
+                throw FleetEngineError(
+                    code: .invalidArgument,
+                    message: "the TLS configuration is not usable: \(error)",
+                    origin: .local,
+                    cause: error
+                )
+            }
+        }
+    }
+
+    /// A ready connection (the server's SETTINGS arrived), or UNAVAILABLE with the reason.
+    func connect(
+        id: Int,
+        onGoAway: @escaping @Sendable (HTTP2Connection) -> Void,
+        onClose: @escaping @Sendable (HTTP2Connection) -> Void
+    ) async throws(FleetEngineError) -> HTTP2Connection {
+        let endpoint = configuration.endpoint
+        let serverHostname: String?
+        if case .tls(_, let name) = configuration.transportSecurity.mode {
+            serverHostname = name ?? (Self.isIPAddress(endpoint.host) ? nil : endpoint.host)
+        } else {
+            serverHostname = nil
+        }
+        let keepalive = configuration.keepalive
+        let sslContext = self.sslContext
+        let box = ConnectionBox()
+        let bootstrap = ClientBootstrap(group: eventLoopGroup)
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    if let sslContext {
+                        try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname))
+                    }
+                    let ready = channel.eventLoop.makePromise(of: Void.self)
+                    box.ready = ready.futureResult
+                    let multiplexer = try sync.configureHTTP2Pipeline(
+                        mode: .client,
+                        connectionConfiguration: .init(),
+                        streamConfiguration: .init(),
+                        inboundStreamInitializer: { channel in
+                            // Servers cannot open streams towards a gRPC client (no server push).
+                            channel.close()
+                        }
+                    )
+                    let connection = HTTP2Connection(id: id, channel: channel, multiplexer: multiplexer)
+                    box.connection = connection
+                    try sync.addHandler(
+                        ConnectionEventsHandler(
+                            ready: ready,
+                            keepalive: keepalive,
+                            hasCallsInFlight: { connection.activeCalls > 0 },
+                            onGoAway: { lastStreamID in
+                                connection.receivedGoAway(lastStreamID: lastStreamID)
+                                onGoAway(connection)
+                            },
+                            onClose: { error in
+                                if let error { connection.recordCloseReason(error) }
+                                onClose(connection)
+                            }
+                        ))
+                }
+            }
+        do {
+            let channel = try await bootstrap.connect(host: endpoint.host, port: endpoint.port).get()
+            guard let ready = box.ready, let connection = box.connection else {
+                channel.close(promise: nil)
+                throw FleetEngineError(code: .internalError, message: "the connection was not set up", origin: .local)
+            }
+            // TCP's connect timeout does not cover TLS and the HTTP/2 preface: a server that
+            // accepts the connection and then says nothing is given up on after the same time.
+            let setupTimeout = channel.eventLoop.scheduleTask(in: TimeAmount(configuration.connectTimeout)) {
+                connection.recordCloseReason(
+                    FleetEngineError(
+                        code: .unavailable,
+                        message: "\(endpoint) did not complete the TLS and HTTP/2 set-up within "
+                            + "\(configuration.connectTimeout)",
+                        origin: .connection(requestSent: false)
+                    ))
+                channel.close(promise: nil)
+            }
+            defer { setupTimeout.cancel() }
+            do {
+                try await ready.get()
+            } catch {
+                throw connection.closeReason ?? error
+            }
+            return connection
+        } catch let error as FleetEngineError {
+            throw error
+        } catch {
+            throw FleetEngineError(
+                code: .unavailable,
+                message: "cannot connect to \(endpoint): \(error)",
+                origin: .connection(requestSent: false),
+                cause: error
+            )
+        }
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+}
+
+/// Hands the pieces built inside the channel initializer back to the connecting task.
+private final class ConnectionBox: @unchecked Sendable {
+    // @unchecked: written once in the channel initializer, read after `connect` completes, which
+    // orders the two.
+    var ready: EventLoopFuture<Void>?
+    var connection: HTTP2Connection?
+}

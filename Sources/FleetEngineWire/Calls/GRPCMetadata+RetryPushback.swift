@@ -1,0 +1,40 @@
+extension GRPCMetadata {
+    /// The trailer a server uses to tell a retrying client when to try again, in milliseconds.
+    public static let retryPushbackName = "grpc-retry-pushback-ms"
+
+    /// The delay the server asked for before the next attempt, from `grpc-retry-pushback-ms`.
+    ///
+    /// gRPC's retry design (proposal A6, "Pushback"): the value is a non-negative decimal number
+    /// of milliseconds. Nil when the trailer is absent, negative or not a number; those last two
+    /// mean the server asks the client *not* to retry, which ``retryPushbackForbidsRetry`` says.
+    /// Only the first such field counts.
+    public var retryPushback: Duration? {
+        guard case .delay(let milliseconds) = retryPushbackValue else { return nil }
+        return .milliseconds(milliseconds)
+    }
+
+    /// Whether `grpc-retry-pushback-ms` is present but negative or not a number: the server's way
+    /// of saying that the call must not be retried (proposal A6, "Pushback").
+    public var retryPushbackForbidsRetry: Bool {
+        retryPushbackValue == .doNotRetry
+    }
+
+    private enum RetryPushbackValue: Equatable {
+        case absent
+        case delay(Int64)
+        case doNotRetry
+    }
+
+    private var retryPushbackValue: RetryPushbackValue {
+        guard let text = first(named: Self.retryPushbackName) else { return .absent }
+        let digits = text[...].trimmingASCIISpaces().utf8
+        // 18 digits always fit an Int64; a longer delay is no more useful than "do not retry".
+        guard !digits.isEmpty, digits.count <= 18 else { return .doNotRetry }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .doNotRetry }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return .delay(value)
+    }
+}

@@ -1,0 +1,45 @@
+import FleetEngineClient
+
+/// Where a client command's bearer token comes from: `--token`, `--token-file`,
+/// `--token-command`, or nowhere (no `authorization` header at all).
+///
+/// Its description names the source but never shows a token.
+public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
+    /// No token: calls carry no `authorization` header, as an emulator started with `--no-auth` takes them.
+    case none
+    /// This token, as given.
+    case literal(String)
+    /// The trimmed contents of the file at this path, read when the client asks for a token.
+    case file(path: String)
+    /// The trimmed standard output of this command line, run by `/bin/sh -c` when the client asks
+    /// for a token.
+    case command(String)
+
+    /// The provider the client asks for tokens.
+    public var tokenProvider: any TokenProvider {
+        switch self {
+        case .none: NoTokenProvider()
+        case .literal(let token): StaticTokenProvider(token)
+        case .file(let path): TokenFileProvider(path: path)
+        case .command(let commandLine): TokenCommandProvider(commandLine: commandLine)
+        }
+    }
+
+    /// `no token`, `--token (redacted)`, `--token-file 'path'`, `--token-command`.
+    public var description: String {
+        switch self {
+        case .none: "no token"
+        case .literal: "--token (redacted)"
+        case .file(let path): "--token-file '\(path)'"
+        case .command: "--token-command"
+        }
+    }
+
+    /// `bytes` without the ASCII whitespace around them (a final line feed, above all), as text.
+    static func token(trimming bytes: [UInt8]) -> String {
+        guard let first = bytes.firstIndex(where: { !TextInput.isWhitespace($0) }),
+            let last = bytes.lastIndex(where: { !TextInput.isWhitespace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}

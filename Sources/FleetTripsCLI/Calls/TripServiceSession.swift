@@ -1,0 +1,61 @@
+import ArgumentParser
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineStatus
+
+/// One client command's use of Fleet Engine's TripService, and the failure contract every client
+/// command keeps.
+///
+/// On success the command's output is on standard output and the exit status is 0. When the call
+/// fails, standard error gets the ``FleetEngineError``, as ``StatusExplanation/failureText`` or,
+/// with ``reportsJSON``, as exactly one JSON object on one line (``StatusExplanation/json``:
+/// `code`, `name`, `family`, `message`, `details`, `origin` and the rest), and the exit status is
+/// ``failureExitCode``.
+public struct TripServiceSession: Sendable {
+    /// The exit status of a command whose call failed; usage errors keep ArgumentParser's 64.
+    public static let failureExitCode: Int32 = 1
+
+    /// Where and how to connect, and the deadline of each call.
+    public var configuration: ClientConfiguration
+    /// Where the bearer token comes from.
+    public var tokenSource: TokenSource
+    /// Whether a failure is reported as JSON rather than text.
+    public var reportsJSON: Bool
+
+    /// A session from its parts.
+    public init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool) {
+        self.configuration = configuration
+        self.tokenSource = tokenSource
+        self.reportsJSON = reportsJSON
+    }
+
+    /// Runs `body` with a client whose connection lives as long as `body` runs.
+    ///
+    /// Whatever `body` or the client throws becomes a ``FleetEngineError``
+    /// (``FleetEngineError/init(converting:)``: a failure of this tool's own, such as output that
+    /// cannot be written, is UNKNOWN), is written to `errorOutput`, and ends the command with
+    /// ``failureExitCode``.
+    ///
+    /// - Throws: `ExitCode(failureExitCode)` after reporting a failure; a ``FleetTripsError`` when
+    ///   the report itself cannot be written.
+    public func run(
+        errorOutput: inout some ByteSink,
+        _ body: (FleetEngineClient) async throws -> Void
+    ) async throws {
+        do {
+            try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenSource.tokenProvider) {
+                client in
+                try await body(client)
+            }
+        } catch {
+            try errorOutput.write(report(FleetEngineError(converting: error)))
+            throw ExitCode(Self.failureExitCode)
+        }
+    }
+
+    /// What standard error gets for `error`, line feed included.
+    public func report(_ error: FleetEngineError) -> [UInt8] {
+        let explanation = StatusExplanation(error: error)
+        return Array(((reportsJSON ? explanation.json : explanation.failureText) + "\n").utf8)
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import FleetEngineClient
+
+/// `fleettrips get`: one trip (GetTrip), as proto3 JSON on one line.
+public struct GetCommand: AsyncParsableCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print a trip (GetTrip) as proto3 JSON on one line.",
+        discussion: TripServiceHelp.failureContract
+    )
+
+    /// The trip's resource name.
+    @Argument(help: ArgumentHelp("The trip's name: providers/{provider_id}/trips/{trip_id}.", valueName: "name"))
+    public var name: String
+
+    /// `--endpoint`, the token, `--deadline`, `--json`.
+    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    /// Gets the trip and writes it to `output`; a failure goes to `errorOutput`
+    /// (``TripServiceSession/run(errorOutput:_:)``).
+    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+        try await connection.session().run(errorOutput: &errorOutput) { client in
+            try output.write(try await client.getTrip(named: name).jsonLine())
+        }
+    }
+
+    /// Runs the command against standard output and standard error.
+    public func run() async throws {
+        var output = StandardOutput()
+        var errorOutput = StandardError()
+        try await run(output: &output, errorOutput: &errorOutput)
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import FleetEngineClient
+import FleetEngineCodec
+
+/// `fleettrips update`: writes the masked fields of a trip (UpdateTrip), printed as the server
+/// stored it.
+public struct UpdateCommand: AsyncParsableCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Update the fields --mask names (UpdateTrip) and print the trip as proto3 JSON on one line.",
+        discussion: """
+            Only the fields --mask names are written, from --trip; e.g.
+              fleettrips update providers/my-project/trips/trip-1 \\
+                --trip '{"tripStatus":"ENROUTE_TO_PICKUP"}' --mask trip_status
+
+            \(TripServiceHelp.failureContract)
+            """
+    )
+
+    /// The trip's resource name.
+    @Argument(help: ArgumentHelp("The trip's name: providers/{provider_id}/trips/{trip_id}.", valueName: "name"))
+    public var name: String
+
+    /// The new values, as JSON or `@file`.
+    @Option(
+        help: ArgumentHelp("The new values as a proto3 JSON Trip, or @path of a file that holds it.", valueName: "json")
+    )
+    public var trip: String
+
+    /// The fields to write.
+    @Option(
+        help: ArgumentHelp(
+            "The fields to write, separated by commas: trip_status,vehicle_id (or tripStatus,vehicleId).",
+            valueName: "paths"))
+    public var mask: String
+
+    /// `--endpoint`, the token, `--deadline`, `--json`.
+    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    /// Refuses a `--trip` that is not a Trip in proto3 JSON, and a `--mask` that is not a list of
+    /// field paths.
+    public func validate() throws {
+        _ = try makeRequest()
+    }
+
+    /// The request the arguments describe.
+    public func makeRequest() throws(ValidationError) -> UpdateTripRequest {
+        var request = UpdateTripRequest()
+        request.name = name
+        request.trip = try JSONMessageArgument.parse(trip, option: "--trip", as: Trip.self)
+        request.updateMask = try FieldMask.parsingArgument(mask)
+        return request
+    }
+
+    /// Updates the trip and writes it to `output`; a failure goes to `errorOutput`
+    /// (``TripServiceSession/run(errorOutput:_:)``).
+    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+        let request = try makeRequest()
+        try await connection.session().run(errorOutput: &errorOutput) { client in
+            try output.write(try await client.updateTrip(request).jsonLine())
+        }
+    }
+
+    /// Runs the command against standard output and standard error.
+    public func run() async throws {
+        var output = StandardOutput()
+        var errorOutput = StandardError()
+        try await run(output: &output, errorOutput: &errorOutput)
+    }
+}

@@ -1,0 +1,290 @@
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineEmulator
+import FleetEngineStatus
+import NIOSSL
+import Synchronization
+import Testing
+
+@Suite("Failures as typed errors: statuses, deadlines, cancellation, retries, lost connections, TLS")
+struct ClientFailureTests {
+    static let secret = "client-tests-hs256-secret-0123456789abcdef"
+
+    static func authorizingEmulator() throws -> EmulatorConfiguration {
+        EmulatorConfiguration(accessPolicy: .verify(TokenVerifier(keys: [try .hs256(secret: secret)])))
+    }
+
+    static func mint(_ role: TokenRole, secret: String = secret) throws -> String {
+        try TokenMinter(signingKey: .hs256(secret: secret)).mint(role)
+    }
+
+    @Test("NOT_FOUND arrives with the server's ErrorInfo decoded, in the client family, not retried")
+    func notFoundWithDetails() async throws {
+        let attempts = Mutex(0)
+        try await withEmulatorAndClient { _, client in
+            let error = try #require(
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) })
+            #expect(error.code == .notFound)
+            #expect(error.family == .client)
+            #expect(error.origin == .status)
+            #expect(error.message == "trip \(Fixtures.name("missing")) not found")
+            guard case .errorInfo(let info) = error.details.first else {
+                Issue.record("no ErrorInfo: \(error.details)")
+                return
+            }
+            #expect(info.reason == "TRIP_NOT_FOUND")
+            #expect(info.metadata["trip"] == Fixtures.name("missing"))
+            attempts.withLock { $0 += 1 }
+        }
+        #expect(attempts.withLock { $0 } == 1)
+    }
+
+    @Test("ALREADY_EXISTS for a duplicate create")
+    func duplicateCreate() async throws {
+        try await withEmulatorAndClient { _, client in
+            _ = try await client.createTrip(Fixtures.create("twice"))
+            let error = await fleetEngineError { _ = try await client.createTrip(Fixtures.create("twice")) }
+            #expect(error?.code == .alreadyExists)
+            #expect(error?.family == .conflict)
+        }
+    }
+
+    @Test("a consumer token reads its own trip; another trip is PERMISSION_DENIED; a write is PERMISSION_DENIED")
+    func consumerToken() async throws {
+        let emulator = try Self.authorizingEmulator()
+        let server = try Self.mint(.server)
+        // The trips are made with a server token; the consumer's client then connects to the same emulator.
+        try await withEmulatorAndClient(emulator, tokenProvider: StaticTokenProvider(server)) {
+            emulatorInstance, admin in
+            _ = try await admin.createTrip(Fixtures.create("mine"))
+            _ = try await admin.createTrip(Fixtures.create("theirs"))
+            let port = try await emulatorInstance.listeningPort()
+            let consumer = try Self.mint(.consumer(tripID: "mine"))
+            try await withFleetEngineClient(
+                configuration: .plaintext(port: port), tokenProvider: StaticTokenProvider(consumer)
+            ) { client async throws in
+                let mine = try await client.getTrip(named: Fixtures.name("mine"))
+                #expect(mine.name == Fixtures.name("mine"))
+                let other = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("theirs")) }
+                #expect(other?.code == .permissionDenied)
+                let write = await fleetEngineError { _ = try await client.createTrip(Fixtures.create("new")) }
+                #expect(write?.code == .permissionDenied)
+            }
+        }
+    }
+
+    @Test("no token, or one with a bad signature, is UNAUTHENTICATED after one fresh token was asked for")
+    func unauthenticatedAsksOnceMore() async throws {
+        let bad = try Self.mint(.server, secret: "a-secret-the-emulator-does-not-know-at-all")
+        let provider = CountingTokenProvider(token: bad)
+        try await withEmulatorAndClient(try Self.authorizingEmulator(), tokenProvider: provider) { _, client in
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("any")) }
+            #expect(error?.code == .unauthenticated)
+            #expect(error?.family == .client)
+            // The token never appears in what the error says.
+            #expect(!(error?.description.contains(bad) ?? true))
+        }
+        #expect(provider.requests.map(\.isRefresh) == [false, true])
+    }
+
+    @Test("tokens are asked per trip and cached until near expiry")
+    func tokensCachedPerTrip() async throws {
+        let provider = CountingTokenProvider(token: try Self.mint(.server))
+        try await withEmulatorAndClient(try Self.authorizingEmulator(), tokenProvider: provider) { _, client in
+            _ = try await client.createTrip(Fixtures.create("a"))
+            _ = try await client.createTrip(Fixtures.create("b"))
+            for _ in 0..<3 {
+                _ = try await client.getTrip(named: Fixtures.name("a"))
+                _ = try await client.getTrip(named: Fixtures.name("b"))
+            }
+        }
+        let reads = provider.requests.filter(\.isRead).map { $0.tripID ?? "" }
+        #expect(reads == ["a", "b"])
+    }
+
+    @Test("UNAVAILABLE on every other call is retried: every call succeeds")
+    func retriesUnavailable() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.failEvery = 2
+        try await withEmulatorAndClient(
+            emulator,
+            configure: {
+                $0.retryPolicy.backoff = Backoff(initial: .milliseconds(5), multiplier: 1.3, maximum: .milliseconds(20))
+            }
+        ) { _, client in
+            _ = try await client.createTrip(Fixtures.create("flaky"))
+            for _ in 0..<6 {
+                #expect(try await client.getTrip(named: Fixtures.name("flaky")).name == Fixtures.name("flaky"))
+            }
+        }
+    }
+
+    @Test("INTERNAL is not retried: the first failure is the result")
+    func internalNotRetried() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.failEvery = 2
+        emulator.faults.failCode = .internalError
+        try await withEmulatorAndClient(emulator) { _, client in
+            _ = try await client.createTrip(Fixtures.create("x"))  // call 1 passes
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("x")) }
+            #expect(error?.code == .internalError)
+            #expect(try await client.getTrip(named: Fixtures.name("x")).name == Fixtures.name("x"))  // call 3
+        }
+    }
+
+    @Test("a server slower than the deadline gives DEADLINE_EXCEEDED, and grpc-timeout told the server")
+    func deadline() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.delay = .seconds(5)
+        try await withEmulatorAndClient(emulator) { _, client in
+            let started = ContinuousClock.now
+            let error = await fleetEngineError {
+                _ = try await client.getTrip(
+                    named: Fixtures.name("slow"), options: CallOptions(timeout: .milliseconds(200)))
+            }
+            #expect(error?.code == .deadlineExceeded)
+            #expect(error?.family == .serverOrNetwork)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test("cancelling the calling task ends the call with CANCELLED at once")
+    func cancellation() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.delay = .seconds(10)
+        try await withEmulatorAndClient(emulator) { _, client in
+            let task = Task { () async -> FleetEngineError? in
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("slow")) }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            task.cancel()
+            let error = await task.value
+            #expect(error?.code == .cancelled)
+        }
+    }
+
+    @Test("nothing listening: UNAVAILABLE, connection failed before sending, with the cause kept")
+    func connectionRefused() async throws {
+        // Take a port from an emulator and stop it, so that nothing listens there.
+        let port = try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) {
+            try await $0.listeningPort()
+        }
+        var configuration = ClientConfiguration.plaintext(port: port)
+        configuration.retryPolicy = .none
+        try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+            let error = try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .unavailable)
+            #expect(error.origin == .connection(requestSent: false))
+            #expect(error.cause != nil)
+        }
+    }
+
+    @Test("a dropped connection fails the call in flight; the next call reconnects")
+    func droppedConnection() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.dropConnectionAtCall = 2
+        try await withEmulatorAndClient(emulator, configure: { $0.retryPolicy = .none }) { _, client in
+            _ = try await client.createTrip(Fixtures.create("d"))
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("d")) }
+            #expect(error?.code == .unavailable)
+            #expect(try await client.getTrip(named: Fixtures.name("d")).name == Fixtures.name("d"))
+        }
+    }
+
+    @Test("TLS with a trusted test certificate works; an untrusted one fails with UNAVAILABLE")
+    func tls() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.tls = (
+            try Fixtures.fixtureText("tls/test-server-cert.pem"), try Fixtures.fixtureText("tls/test-server-key.pem")
+        )
+        let certificate = try NIOSSLCertificate(
+            bytes: Array(try Fixtures.fixtureText("tls/test-server-cert.pem").utf8), format: .pem)
+        try await withFleetEngineEmulator(emulator) { server in
+            let port = try await server.listeningPort()
+            let trusted = ClientConfiguration(
+                endpoint: .init(host: "127.0.0.1", port: port),
+                transportSecurity: .tls(trustRoots: .certificates([certificate]), serverHostname: "localhost"))
+            try await withFleetEngineClient(configuration: trusted, tokenProvider: NoTokenProvider()) { client in
+                let trip = try await client.createTrip(Fixtures.create("secure"))
+                #expect(trip.name == Fixtures.name("secure"))
+            }
+            var untrusted = ClientConfiguration(
+                endpoint: .init(host: "127.0.0.1", port: port), transportSecurity: .tls(serverHostname: "localhost"))
+            untrusted.retryPolicy = .none
+            try await withFleetEngineClient(configuration: untrusted, tokenProvider: NoTokenProvider()) { client in
+                let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("secure")) }
+                #expect(error?.code == .unavailable)
+                #expect(error?.origin == .connection(requestSent: false))
+            }
+        }
+    }
+
+    @Test("a plaintext client against a TLS server fails with UNAVAILABLE, not a hang")
+    func plaintextAgainstTLS() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.tls = (
+            try Fixtures.fixtureText("tls/test-server-cert.pem"), try Fixtures.fixtureText("tls/test-server-key.pem")
+        )
+        try await withFleetEngineEmulator(emulator) { server in
+            var configuration = ClientConfiguration.plaintext(port: try await server.listeningPort())
+            configuration.retryPolicy = .none
+            configuration.connectTimeout = .seconds(3)
+            try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+                let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+                #expect(error?.code == .unavailable)
+            }
+        }
+    }
+}
+
+/// Hands out one token and records every request for it.
+final class CountingTokenProvider: TokenProvider {
+    private let token: String
+    private let log = Mutex<[TokenRequest]>([])
+
+    init(token: String) { self.token = token }
+
+    var requests: [TokenRequest] { log.withLock { $0 } }
+
+    func token(for request: TokenRequest) async throws -> FleetEngineToken {
+        log.withLock { $0.append(request) }
+        return FleetEngineToken(value: token)
+    }
+}
+
+/// A provider that never answers until cancelled.
+struct HangingTokenProvider: TokenProvider {
+    func token(for request: TokenRequest) async throws -> FleetEngineToken {
+        try await Task.sleep(for: .seconds(3_600))
+        return FleetEngineToken(value: "never")
+    }
+}
+
+@Suite("Token providers that fail")
+struct TokenProviderFailureTests {
+    @Test("a provider that hangs fails the call with DEADLINE_EXCEEDED at the call's deadline")
+    func hangingProvider() async throws {
+        try await withEmulatorAndClient(tokenProvider: HangingTokenProvider()) { _, client in
+            let error = await fleetEngineError {
+                _ = try await client.getTrip(
+                    named: Fixtures.name("a"), options: CallOptions(timeout: .milliseconds(200)))
+            }
+            #expect(error?.code == .deadlineExceeded)
+            #expect(error?.origin == .local)
+        }
+    }
+
+    @Test("a provider that throws fails the call with UNAUTHENTICATED and keeps the cause")
+    func throwingProvider() async throws {
+        struct NoCredentials: Error {}
+        struct Throwing: TokenProvider {
+            func token(for request: TokenRequest) async throws -> FleetEngineToken { throw NoCredentials() }
+        }
+        try await withEmulatorAndClient(tokenProvider: Throwing()) { _, client in
+            let error = try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .unauthenticated)
+            #expect(error.origin == .local)
+            #expect(error.cause is NoCredentials)
+        }
+    }
+}

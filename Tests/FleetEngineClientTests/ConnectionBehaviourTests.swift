@@ -1,0 +1,185 @@
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineEmulator
+import FleetEngineStatus
+import Logging
+import MetricsTestKit
+import Synchronization
+import Testing
+
+@Suite("The connection: GOAWAY, keepalive, set-up timeouts, shutdown, logs and metrics")
+struct ConnectionBehaviourTests {
+    @Test("GOAWAY mid-run: every call still succeeds, later ones on a new connection")
+    func goAwayIsSurvived() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.goAwayAfter = .milliseconds(150)
+        emulator.faults.goAwayGraceTime = .seconds(2)
+        try await withEmulatorAndClient(emulator) { _, client in
+            _ = try await client.createTrip(Fixtures.create("steady"))
+            // The first round runs on the first connection; the server's GOAWAY comes at 150 ms; the
+            // second round must find a new connection by itself.
+            for round in 0..<2 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { _ = try await client.getTrip(named: Fixtures.name("steady")) }
+                    }
+                    try await group.waitForAll()
+                }
+                if round == 0 { try await Task.sleep(for: .milliseconds(400)) }
+            }
+        }
+    }
+
+    @Test("a server that takes the connection but never sends SETTINGS: UNAVAILABLE after the connect timeout")
+    func silentServerTimesOut() async throws {
+        let server = try await SilentHTTP2Server(sendsSettings: false)
+        var configuration = ClientConfiguration.plaintext(port: server.port)
+        configuration.connectTimeout = .milliseconds(300)
+        configuration.retryPolicy = .none
+        try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            #expect(error?.code == .unavailable)
+            #expect(error?.origin == .connection(requestSent: false))
+            #expect(error?.message.contains("did not complete the TLS and HTTP/2 set-up") == true)
+        }
+        await server.close()
+    }
+
+    @Test("an unanswered keepalive PING closes the connection: the call fails UNAVAILABLE before its deadline")
+    func keepaliveFindsADeadPeer() async throws {
+        let server = try await SilentHTTP2Server(sendsSettings: true)
+        var configuration = ClientConfiguration.plaintext(port: server.port)
+        configuration.keepalive = .init(interval: .milliseconds(100), timeout: .milliseconds(200))
+        configuration.retryPolicy = .none
+        try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+            let error = await fleetEngineError {
+                _ = try await client.getTrip(named: Fixtures.name("a"), options: CallOptions(timeout: .seconds(30)))
+            }
+            #expect(error?.code == .unavailable)
+            #expect(error?.origin == .connection(requestSent: true))
+        }
+        await server.close()
+    }
+
+    @Test("with keepalive on, a peer that answers PINGs keeps the connection: a slow call across many PINGs succeeds")
+    func keepaliveOnHealthyServer() async throws {
+        // swift-nio-http2 acknowledges every PING; the answer comes after 12 PING intervals.
+        let trip = {
+            var trip = Trip()
+            trip.name = Fixtures.name("k")
+            return trip
+        }()
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let server = try await ScriptedHTTP2Server { _ in
+            .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(600))
+        }
+        var configuration = ClientConfiguration.plaintext(port: server.port)
+        // A generous timeout: on a loaded machine an acknowledgement can be late, and the point here
+        // is that acknowledged PINGs keep the connection, not how fast they come.
+        configuration.keepalive = .init(interval: .milliseconds(50), timeout: .seconds(10))
+        configuration.retryPolicy = .none
+        do {
+            let received = try await withFleetEngineClient(
+                configuration: configuration, tokenProvider: NoTokenProvider()
+            ) { client in
+                try await client.getTrip(named: Fixtures.name("k"))
+            }
+            #expect(received == trip)
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+
+    @Test("after a graceful shutdown new calls fail with UNAVAILABLE and run() returns")
+    func shutdown() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let client = try FleetEngineClient(
+                configuration: .plaintext(port: try await emulator.listeningPort()), tokenProvider: NoTokenProvider())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await client.run() }
+                _ = try await client.createTrip(Fixtures.create("s"))
+                client.beginGracefulShutdown()
+                try await group.waitForAll()
+            }
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("s")) }
+            #expect(error?.code == .unavailable)
+        }
+    }
+
+    @Test("logs: nothing above debug on the happy path, and the token appears in no log record")
+    func logging() async throws {
+        let records = RecordingLogHandler.Records()
+        let logger = Logger(label: "test") { _ in
+            var handler = RecordingLogHandler(records: records)
+            handler.logLevel = .trace
+            return handler
+        }
+        let token = "secret-token-value-that-must-not-be-logged"
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let configuration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
+            try await withFleetEngineClient(
+                configuration: configuration, tokenProvider: StaticTokenProvider(token), logger: logger
+            ) { client in
+                _ = try await client.createTrip(Fixtures.create("logged"))
+                _ = try await client.getTrip(named: Fixtures.name("logged"))
+                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) }
+            }
+        }
+        let all = records.all
+        #expect(!all.isEmpty)
+        #expect(all.allSatisfy { $0.level <= .debug })
+        #expect(all.allSatisfy { !$0.text.contains(token) })
+    }
+
+    @Test("metrics: calls by method and code, failures by code, one duration per call")
+    func metrics() async throws {
+        let metrics = TestMetrics()
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let configuration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
+            try await withFleetEngineClient(
+                configuration: configuration, tokenProvider: NoTokenProvider(), metricsFactory: metrics
+            ) { client in
+                _ = try await client.createTrip(Fixtures.create("m"))
+                _ = try await client.getTrip(named: Fixtures.name("m"))
+                _ = try await client.getTrip(named: Fixtures.name("m"))
+                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("none")) }
+            }
+        }
+        let okGets = try metrics.expectCounter(
+            "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
+        #expect(okGets.totalValue == 2)
+        let notFound = try metrics.expectCounter(
+            "fleetengine_client_failures_total", [("method", "GetTrip"), ("code", "NOT_FOUND")])
+        #expect(notFound.totalValue == 1)
+        let creates = try metrics.expectCounter(
+            "fleetengine_client_calls_total", [("method", "CreateTrip"), ("code", "OK")])
+        #expect(creates.totalValue == 1)
+        let durations = try metrics.expectTimer("fleetengine_client_call_duration", [("method", "GetTrip")])
+        #expect(durations.values.count == 3)
+    }
+}
+
+/// Keeps every log record, rendered with its metadata.
+struct RecordingLogHandler: LogHandler {
+    final class Records: Sendable {
+        private let store = Mutex<[(level: Logger.Level, text: String)]>([])
+        func append(_ level: Logger.Level, _ text: String) { store.withLock { $0.append((level, text)) } }
+        var all: [(level: Logger.Level, text: String)] { store.withLock { $0 } }
+    }
+
+    let records: Records
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        records.append(event.level, "\(event.message) \(merged)")
+    }
+}

@@ -1,0 +1,131 @@
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineStatus
+import Foundation
+import NIOHTTP2
+import Testing
+
+@Suite("Responses no correct server sends: each is a typed error, and a refused stream is sent again")
+struct MalformedResponseTests {
+    static func framed(_ payload: [UInt8]) -> [UInt8] {
+        let count = UInt32(payload.count)
+        return [0, UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+            + payload
+    }
+
+    static func withScriptedServer(
+        retryPolicy: RetryPolicy = .none,
+        _ script: @escaping @Sendable (Int) -> ScriptedHTTP2Server.Response,
+        _ body: @Sendable (ScriptedHTTP2Server, FleetEngineClient) async throws -> Void
+    ) async throws {
+        let server = try await ScriptedHTTP2Server(script: script)
+        var configuration = ClientConfiguration.plaintext(port: server.port)
+        configuration.retryPolicy = retryPolicy
+        do {
+            try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+                try await body(server, client)
+            }
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+
+    @Test("a message the codec rejects: INTERNAL, malformed response, the codec's error as the cause")
+    func undecodableMessage() async throws {
+        // Field 1 as a length-delimited string claiming 100 bytes that are not there.
+        let garbage = Self.framed([0x0A, 0x64, 0x41])
+        try await Self.withScriptedServer({ _ in .raw(data: garbage, grpcStatus: 0) }) { _, client in
+            let error = try #require(
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .internalError)
+            #expect(error.origin == .malformedResponse)
+            #expect(error.cause is CodecError)
+        }
+    }
+
+    @Test("two messages for a unary call: INTERNAL")
+    func twoMessages() async throws {
+        var trip = Trip()
+        trip.name = Fixtures.name("a")
+        let one = Self.framed(trip.serializedBytes())
+        try await Self.withScriptedServer({ _ in .raw(data: one + one, grpcStatus: 0) }) { _, client in
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            #expect(error?.code == .internalError)
+            #expect(error?.origin == .malformedResponse)
+        }
+    }
+
+    @Test("REFUSED_STREAM was never processed: even a create is sent again at once, with retries off")
+    func refusedStreamIsSentAgain() async throws {
+        let trip = {
+            var trip = Trip()
+            trip.name = Fixtures.name("created")
+            return trip
+        }()
+        let answer = Self.framed(trip.serializedBytes())
+        try await Self.withScriptedServer({ call in
+            call == 1 ? .reset(.refusedStream) : .raw(data: answer, grpcStatus: 0)
+        }) { server, client in
+            let created = try await client.createTrip(Fixtures.create("created"))
+            #expect(created == trip)
+            #expect(server.callCount == 2)
+        }
+    }
+
+    @Test(
+        "RST_STREAM codes map as gRPC specifies",
+        arguments: [
+            (NIOHTTP2.HTTP2ErrorCode.cancel, StatusCode.cancelled), (.enhanceYourCalm, .resourceExhausted),
+            (.inadequateSecurity, .permissionDenied), (.internalError, .internalError),
+        ])
+    func resetCodes(reset: NIOHTTP2.HTTP2ErrorCode, expected: StatusCode) async throws {
+        try await Self.withScriptedServer({ _ in .reset(reset) }) { _, client in
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            #expect(error?.code == expected)
+        }
+    }
+
+    @Test("HTTP 503 without grpc-status: UNAVAILABLE from the HTTP status; 401: UNAUTHENTICATED")
+    func httpStatusWithoutGRPCStatus() async throws {
+        try await Self.withScriptedServer({ call in
+            .headersOnly(status: call == 1 ? "503" : "401", fields: [("content-type", "text/plain")])
+        }) { _, client in
+            let unavailable = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            #expect(unavailable?.code == .unavailable)
+            #expect(unavailable?.origin == .httpStatus(503))
+            let unauthenticated = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            #expect(unauthenticated?.code == .unauthenticated)
+        }
+    }
+
+    @Test("a Trailers-Only answer with status details: the code, the message and the details")
+    func trailersOnlyWithDetails() async throws {
+        var info = ErrorInfo()
+        info.reason = "TRIP_NOT_FOUND"
+        info.domain = "fleetengine.googleapis.com"
+        var any = AnyMessage()
+        any.typeURL = "type.googleapis.com/google.rpc.ErrorInfo"
+        any.value = info.serializedBytes()
+        var status = RPCStatus()
+        status.code = 5
+        status.message = "no such trip"
+        status.details = [any]
+        let encoded = Data(status.serializedBytes()).base64EncodedString()
+        let expectedInfo = info
+        try await Self.withScriptedServer({ _ in
+            .headersOnly(
+                status: "200",
+                fields: [
+                    ("content-type", "application/grpc"), ("grpc-status", "5"), ("grpc-message", "no%20such%20trip"),
+                    ("grpc-status-details-bin", encoded),
+                ])
+        }) { _, client in
+            let error = try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .notFound)
+            #expect(error.message == "no such trip")
+            #expect(error.details == [.errorInfo(expectedInfo)])
+        }
+    }
+}

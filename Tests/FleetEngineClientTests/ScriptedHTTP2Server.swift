@@ -1,0 +1,103 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+
+/// A plaintext HTTP/2 server on 127.0.0.1 that answers each call with what a script says, byte for
+/// byte: the responses no correct gRPC server would send, to see what the client makes of them.
+final class ScriptedHTTP2Server: Sendable {
+    /// One answer to a call.
+    enum Response: Sendable {
+        /// HEADERS (:status 200, application/grpc), one DATA frame with `data` as it is (the gRPC
+        /// prefix included or not, as the test wants), then trailers with `grpc-status`.
+        case raw(data: [UInt8], grpcStatus: Int)
+        /// One HEADERS frame with END_STREAM: `:status` and whatever `fields` say.
+        case headersOnly(status: String, fields: [(String, String)])
+        /// RST_STREAM with this HTTP/2 error code, before any response.
+        case reset(NIOHTTP2.HTTP2ErrorCode)
+        /// The response, after a delay (the connection answers PINGs meanwhile).
+        indirect case delayed(Response, by: TimeAmount)
+    }
+
+    let channel: any Channel
+    private let calls = NIOLockedValueBox(0)
+    var port: Int { channel.localAddress?.port ?? 0 }
+    /// How many calls (request streams that ended) the server saw.
+    var callCount: Int { calls.withLockedValue { $0 } }
+
+    init(script: @escaping @Sendable (Int) -> Response) async throws {
+        let calls = self.calls
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    _ = try child.pipeline.syncOperations.configureHTTP2Pipeline(
+                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                    ) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(
+                                CallHandler(script: script, calls: calls))
+                        }
+                    }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+
+    private final class CallHandler: ChannelInboundHandler {
+        typealias InboundIn = HTTP2Frame.FramePayload
+        typealias OutboundOut = HTTP2Frame.FramePayload
+        let script: @Sendable (Int) -> Response
+        let calls: NIOLockedValueBox<Int>
+
+        init(script: @escaping @Sendable (Int) -> Response, calls: NIOLockedValueBox<Int>) {
+            self.script = script
+            self.calls = calls
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let ended: Bool
+            switch unwrapInboundIn(data) {
+            case .headers(let headers): ended = headers.endStream
+            case .data(let frame): ended = frame.endStream
+            default: ended = false
+            }
+            guard ended else { return }
+            let number = calls.withLockedValue {
+                $0 += 1
+                return $0
+            }
+            respond(script(number), context: context)
+        }
+
+        private func respond(_ response: Response, context: ChannelHandlerContext) {
+            switch response {
+            case .delayed(let response, let delay):
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: delay) {
+                    let (handler, context) = loopBound.value
+                    handler.respond(response, context: context)
+                }
+            case .raw(let bytes, let grpcStatus):
+                let head: HPACKHeaders = [":status": "200", "content-type": "application/grpc"]
+                context.write(wrapOutboundOut(.headers(.init(headers: head))), promise: nil)
+                let buffer = context.channel.allocator.buffer(bytes: bytes)
+                context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(buffer)))), promise: nil)
+                let trailers: HPACKHeaders = ["grpc-status": "\(grpcStatus)"]
+                context.writeAndFlush(
+                    wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
+            case .headersOnly(let status, let fields):
+                var headers: HPACKHeaders = [":status": status]
+                for (name, value) in fields { headers.add(name: name, value: value) }
+                context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+            case .reset(let code):
+                context.writeAndFlush(wrapOutboundOut(.rstStream(code)), promise: nil)
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@ import FleetEngineEmulator
 import FleetEngineStatus
 import Logging
 import MetricsTestKit
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -105,6 +106,23 @@ struct ConnectionBehaviourTests {
             }
             let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("s")) }
             #expect(error?.code == .unavailable)
+        }
+    }
+
+    @Test("as a ServiceLifecycle service: calls work while the group runs, and its graceful shutdown ends run()")
+    func serviceGroup() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let client = try FleetEngineClient(
+                configuration: .plaintext(port: try await emulator.listeningPort()), tokenProvider: NoTokenProvider())
+            let group = ServiceGroup(
+                services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                let trip = try await client.createTrip(Fixtures.create("lifecycle"))
+                #expect(trip.name == Fixtures.name("lifecycle"))
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
         }
     }
 

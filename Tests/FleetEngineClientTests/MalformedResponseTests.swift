@@ -75,6 +75,32 @@ struct MalformedResponseTests {
     }
 
     @Test(
+        "GOAWAY below an in-flight call: the earlier call finishes on the old connection, the later one is sent on a new one"
+    )
+    func goAwayBelowAnInFlightCall() async throws {
+        let trip = {
+            var trip = Trip()
+            trip.name = Fixtures.name("g")
+            return trip
+        }()
+        let answer = Self.framed(trip.serializedBytes())
+        try await Self.withScriptedServer({ call in
+            switch call {
+            case 1: .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(300))
+            case 2: .goAwayBeforeThisStream
+            default: .raw(data: answer, grpcStatus: 0)
+            }
+        }) { server, client in
+            async let first = client.getTrip(named: Fixtures.name("g"))
+            try await Task.sleep(for: .milliseconds(100))
+            let second = try await client.getTrip(named: Fixtures.name("g"))
+            #expect(try await first == trip)
+            #expect(second == trip)
+            #expect(server.callCount == 3)
+        }
+    }
+
+    @Test(
         "RST_STREAM codes map as gRPC specifies",
         arguments: [
             (NIOHTTP2.HTTP2ErrorCode.cancel, StatusCode.cancelled), (.enhanceYourCalm, .resourceExhausted),

@@ -18,6 +18,9 @@ final class ScriptedHTTP2Server: Sendable {
         case reset(NIOHTTP2.HTTP2ErrorCode)
         /// The response, after a delay (the connection answers PINGs meanwhile).
         indirect case delayed(Response, by: TimeAmount)
+        /// GOAWAY (NO_ERROR) naming the stream before this one as the last processed, and no
+        /// answer on this stream: RFC 9113 section 6.8 says it was not processed.
+        case goAwayBeforeThisStream
     }
 
     let channel: any Channel
@@ -97,6 +100,13 @@ final class ScriptedHTTP2Server: Sendable {
                 context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
             case .reset(let code):
                 context.writeAndFlush(wrapOutboundOut(.rstStream(code)), promise: nil)
+            case .goAwayBeforeThisStream:
+                guard let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+                else { return }
+                let last = HTTP2StreamID(Int32(Int(streamID) - 2))
+                let frame = HTTP2Frame(
+                    streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))
+                context.channel.parent?.writeAndFlush(frame, promise: nil)
             }
         }
     }

@@ -49,6 +49,7 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var payloads: [[UInt8]] = []
     private var completed = false
     private var requestWritten = false
+    private var decidingClosure = false
     private var deadlineTask: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
@@ -132,9 +133,31 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let closed = error as? NIOHTTP2Errors.StreamClosed {
-            let code = FleetEngineStatus.HTTP2ErrorCode(rawValue: UInt32(closed.errorCode.networkCode))
-            let status = CallStatus(rstStreamErrorCode: code)
-            complete(.ended(payloads: [], status: status, pushback: .none))
+            // swift-nio-http2 closes the streams a GOAWAY left out with CANCEL, as if reset. The
+            // connection's handler records that GOAWAY in the same read, so decide on the next turn
+            // of the event loop: a stream above the last stream id was not processed (RFC 9113
+            // section 6.8) and is safe to send again; any other closure is the server's reset.
+            let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)
+            decidingClosure = true
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let connection = self.connection
+            context.eventLoop.execute {
+                let handler = loopBound.value
+                if let streamID, let last = connection.goAwayLastStreamID, streamID > last {
+                    handler.complete(
+                        .failed(
+                            FleetEngineError(
+                                code: .unavailable,
+                                message: "the server's GOAWAY (last stream \(last)) left this call's stream "
+                                    + "\(streamID) unprocessed",
+                                origin: .connection(requestSent: false)
+                            )))
+                } else {
+                    let code = FleetEngineStatus.HTTP2ErrorCode(rawValue: UInt32(closed.errorCode.networkCode))
+                    handler.complete(
+                        .ended(payloads: [], status: CallStatus(rstStreamErrorCode: code), pushback: .none))
+                }
+            }
         } else {
             complete(
                 .failed(
@@ -149,6 +172,11 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // A stream closure being decided (errorCaught) completes the attempt itself.
+        if decidingClosure {
+            context.fireChannelInactive()
+            return
+        }
         complete(
             .failed(
                 FleetEngineError(

@@ -19,6 +19,10 @@ let package = Package(
         .package(path: "../"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // apple/swift-protobuf's generated types for Protos/, made by Scripts/generate-benchmark-models.sh.
@@ -50,6 +54,32 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 "SwiftProtobufModels",
                 "CRawProtobufC",
+            ]
+        ),
+        // GetTrip through our client and through grpc-swift-2 with swift-protobuf, behind one protocol.
+        .target(
+            name: "ClientComparison",
+            dependencies: [
+                .product(name: "FleetEngineClient", package: codecPackage),
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "SwiftProtobufModels",
+            ]
+        ),
+        // Counts the process's allocations by defining malloc and friends in the executable.
+        .target(name: "CMallocCounter"),
+        // Closed-loop GetTrip load from one client against a server of the caller's (see
+        // Scripts/client-load.py).
+        .executableTarget(
+            name: "ClientLoad",
+            dependencies: [
+                "ClientComparison",
+                "CMallocCounter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(

@@ -1,0 +1,23 @@
+/// The gRPC clients the load and the benchmarks compare.
+public enum ClientKind: String, CaseIterable, Sendable {
+    /// FleetEngineClient, this repository's client.
+    case ours
+    /// grpc-swift-2's `GRPCClient` over grpc-swift-nio-transport's `HTTP2ClientTransport.Posix`,
+    /// with swift-protobuf's generated types.
+    case grpcSwift = "grpc-swift"
+
+    /// Runs `body` with a caller of this kind connected (plaintext) to `127.0.0.1:port`, asking
+    /// for `tripName`; the client is shut down when `body` returns.
+    public func withCaller<Result: Sendable>(
+        port: Int,
+        tripName: String,
+        _ body: (any GetTripCaller) async throws -> Result
+    ) async throws -> Result {
+        switch self {
+        case .ours:
+            return try await OurGetTripCaller.with(port: port, tripName: tripName, body)
+        case .grpcSwift:
+            return try await GRPCSwiftGetTripCaller.with(port: port, tripName: tripName, body)
+        }
+    }
+}

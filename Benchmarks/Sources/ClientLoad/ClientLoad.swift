@@ -1,0 +1,95 @@
+import ArgumentParser
+import ClientComparison
+import NIOCore
+import NIOPosix
+
+/// GetTrip in a closed loop from one client, printing one JSON line of results.
+///
+///     ClientLoad --client ours|grpc-swift --concurrency N --seconds S --port P [--trip NAME]
+///
+/// N tasks each call GetTrip, wait for the answer and call again. After one check call and a
+/// warm-up, the measured window runs S seconds; its latencies are per call, from issue to decoded
+/// response, and its CPU time is the whole process's (every thread: the callers, the event loops)
+/// from getrusage. A shorter window with allocation counting on follows, so that counting does
+/// not cost the measured window anything. Scripts/client-load.py runs both clients against one
+/// server and tabulates the lines.
+///
+/// `--nio-global-executor` makes NIO's event loops Swift Concurrency's global executor, so that the
+/// callers' tasks run on the thread that does the I/O: an experiment on what the hops between
+/// the two thread pools cost, not how an application would normally run.
+@main
+enum ClientLoadMain {
+    static func main() async {
+        // The executor has to be replaced before any task is enqueued, so before parsing.
+        if CommandLine.arguments.contains("--nio-global-executor") {
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        await ClientLoad.main()
+    }
+}
+
+struct ClientLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Closed-loop GetTrip load from one gRPC client; prints one JSON line."
+    )
+
+    @Option(help: "The client: ours or grpc-swift.")
+    var client: ClientKind
+
+    @Option(help: "How many calls are in flight at once.")
+    var concurrency: Int
+
+    @Option(help: "How long the measured window lasts, in seconds.")
+    var seconds: Double
+
+    @Option(help: "The port of the plaintext gRPC server on 127.0.0.1.")
+    var port: Int
+
+    @Option(help: "The trip to get.")
+    var trip = "providers/test-project/trips/trip-large"
+
+    @Option(help: "How long to run before measuring, in seconds.")
+    var warmUpSeconds = 1.0
+
+    @Option(help: "How long to count allocations after the measured window, in seconds; 0 skips it.")
+    var allocationSeconds = 2.0
+
+    @Flag(help: "Run Swift Concurrency's tasks on NIO's event loops (an experiment).")
+    var nioGlobalExecutor = false
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard warmUpSeconds >= 0, allocationSeconds >= 0 else {
+            throw ValidationError("--warm-up-seconds and --allocation-seconds must not be negative")
+        }
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be a TCP port") }
+    }
+
+    func run() async throws {
+        let report = try await client.withCaller(port: port, tripName: trip) { caller in
+            let answered = try await caller.getTrip()
+            guard answered == trip else {
+                throw ValidationError("GetTrip of \(trip) answered the trip \(answered)")
+            }
+            if warmUpSeconds > 0 {
+                _ = try await ClosedLoop(concurrency: concurrency, duration: .seconds(warmUpSeconds)).run(caller)
+            }
+            let measured = try await ClosedLoop(concurrency: concurrency, duration: .seconds(seconds)).run(caller)
+            var allocationsPerCall: Double?
+            if allocationSeconds > 0 {
+                let loop = ClosedLoop(concurrency: concurrency, duration: .seconds(allocationSeconds))
+                let (counted, allocations) = try await AllocationCounter.counting { try await loop.run(caller) }
+                // No client gets through a call without allocating: zero means the counter is not
+                // in the allocation path (not Linux with glibc), not that nothing was allocated.
+                if allocations > 0 { allocationsPerCall = Double(allocations) / Double(counted.calls) }
+            }
+            return LoadReport(
+                client: client, concurrency: concurrency, nioGlobalExecutor: nioGlobalExecutor, sample: measured,
+                allocationsPerCall: allocationsPerCall)
+        }
+        print(report.jsonLine)
+    }
+}
+
+extension ClientKind: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import FleetEngineStatus
 import NIOCore
+import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
@@ -60,8 +61,8 @@ struct Connector: Sendable {
                     box.ready = ready.futureResult
                     let multiplexer = try sync.configureHTTP2Pipeline(
                         mode: .client,
-                        connectionConfiguration: .init(),
-                        streamConfiguration: .init(),
+                        connectionConfiguration: Self.connectionConfiguration,
+                        streamConfiguration: Self.streamConfiguration,
                         inboundStreamInitializer: { channel in
                             // Servers cannot open streams towards a gRPC client (no server push).
                             channel.close()
@@ -121,6 +122,26 @@ struct Connector: Sendable {
             )
         }
     }
+
+    /// Flow-control windows wide enough that a response of a few trips never waits for, or costs,
+    /// a WINDOW_UPDATE (RFC 9113 section 6.9): 1 MiB per stream, 8 MiB for the connection. No
+    /// server push (gRPC has none).
+    static let connectionConfiguration: NIOHTTP2Handler.ConnectionConfiguration = {
+        var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+        configuration.initialSettings = [
+            HTTP2Setting(parameter: .enablePush, value: 0),
+            HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
+            HTTP2Setting(parameter: .maxHeaderListSize, value: HPACKDecoder.defaultMaxHeaderListSize),
+        ]
+        configuration.targetWindowSize = 8 << 20
+        return configuration
+    }()
+
+    static let streamConfiguration: NIOHTTP2Handler.StreamConfiguration = {
+        var configuration = NIOHTTP2Handler.StreamConfiguration()
+        configuration.targetWindowSize = 1 << 20
+        return configuration
+    }()
 
     private static func isIPAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil

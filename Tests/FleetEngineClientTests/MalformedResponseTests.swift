@@ -15,10 +15,11 @@ struct MalformedResponseTests {
 
     static func withScriptedServer(
         retryPolicy: RetryPolicy = .none,
+        maxConcurrentStreams: Int? = nil,
         _ script: @escaping @Sendable (Int) -> ScriptedHTTP2Server.Response,
         _ body: @Sendable (ScriptedHTTP2Server, FleetEngineClient) async throws -> Void
     ) async throws {
-        let server = try await ScriptedHTTP2Server(script: script)
+        let server = try await ScriptedHTTP2Server(maxConcurrentStreams: maxConcurrentStreams, script: script)
         var configuration = ClientConfiguration.plaintext(port: server.port)
         configuration.retryPolicy = retryPolicy
         do {
@@ -97,6 +98,31 @@ struct MalformedResponseTests {
             #expect(try await first == trip)
             #expect(second == trip)
             #expect(server.callCount == 3)
+        }
+    }
+
+    @Test("a server that allows 2 streams at once gets at most 2; the other calls wait their turn and succeed")
+    func streamLimitIsHonoured() async throws {
+        let trip = {
+            var trip = Trip()
+            trip.name = Fixtures.name("limited")
+            return trip
+        }()
+        let answer = Self.framed(trip.serializedBytes())
+        try await Self.withScriptedServer(
+            maxConcurrentStreams: 2,
+            { _ in
+                .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(50))
+            }
+        ) { server, client in
+            // The first call makes the connection, so the server's SETTINGS are known to the rest.
+            #expect(try await client.getTrip(named: Fixtures.name("limited")) == trip)
+            try await withThrowingTaskGroup(of: Trip.self) { group in
+                for _ in 0..<10 { group.addTask { try await client.getTrip(named: Fixtures.name("limited")) } }
+                for try await received in group { #expect(received == trip) }
+            }
+            #expect(server.callCount == 11)
+            #expect(server.peakOpenCalls == 2)
         }
     }
 

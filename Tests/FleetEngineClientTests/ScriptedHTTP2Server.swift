@@ -25,21 +25,36 @@ final class ScriptedHTTP2Server: Sendable {
 
     let channel: any Channel
     private let calls = NIOLockedValueBox(0)
+    private let open = NIOLockedValueBox((now: 0, peak: 0))
     var port: Int { channel.localAddress?.port ?? 0 }
     /// How many calls (request streams that ended) the server saw.
     var callCount: Int { calls.withLockedValue { $0 } }
+    /// The most calls the server held unanswered at once.
+    var peakOpenCalls: Int { open.withLockedValue { $0.peak } }
 
-    init(script: @escaping @Sendable (Int) -> Response) async throws {
+    /// A server that runs `script`, advertising `maxConcurrentStreams` (SETTINGS, RFC 9113
+    /// section 6.5.2) when given.
+    init(maxConcurrentStreams: Int? = nil, script: @escaping @Sendable (Int) -> Response) async throws {
         let calls = self.calls
+        let open = self.open
+        let connection = {
+            var connection = NIOHTTP2Handler.ConnectionConfiguration()
+            if let maxConcurrentStreams {
+                connection.initialSettings = [
+                    HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)
+                ]
+            }
+            return connection
+        }()
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     _ = try child.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                        mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandler(
-                                CallHandler(script: script, calls: calls))
+                                CallHandler(script: script, calls: calls, open: open))
                         }
                     }
                 }
@@ -57,10 +72,21 @@ final class ScriptedHTTP2Server: Sendable {
         typealias OutboundOut = HTTP2Frame.FramePayload
         let script: @Sendable (Int) -> Response
         let calls: NIOLockedValueBox<Int>
+        let open: NIOLockedValueBox<(now: Int, peak: Int)>
+        var counted = false
 
-        init(script: @escaping @Sendable (Int) -> Response, calls: NIOLockedValueBox<Int>) {
+        init(
+            script: @escaping @Sendable (Int) -> Response, calls: NIOLockedValueBox<Int>,
+            open: NIOLockedValueBox<(now: Int, peak: Int)>
+        ) {
             self.script = script
             self.calls = calls
+            self.open = open
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if counted { open.withLockedValue { $0.now -= 1 } }
+            context.fireChannelInactive()
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -74,6 +100,11 @@ final class ScriptedHTTP2Server: Sendable {
             let number = calls.withLockedValue {
                 $0 += 1
                 return $0
+            }
+            counted = true
+            open.withLockedValue {
+                $0.now += 1
+                $0.peak = max($0.peak, $0.now)
             }
             respond(script(number), context: context)
         }

@@ -201,3 +201,27 @@ struct RecordingLogHandler: LogHandler {
         records.append(event.level, "\(event.message) \(merged)")
     }
 }
+
+@Suite("Calls never wait forever for a connection")
+struct ConnectionWaitTests {
+    @Test("a client whose run() is not running fails a call at its deadline, not never")
+    func withoutRun() async throws {
+        let client = try FleetEngineClient(configuration: .plaintext(port: 1), tokenProvider: NoTokenProvider())
+        let error = await fleetEngineError {
+            _ = try await client.getTrip(named: Fixtures.name("a"), options: CallOptions(timeout: .milliseconds(200)))
+        }
+        #expect(error?.code == .deadlineExceeded)
+        #expect(error?.origin == .local)
+    }
+
+    @Test("a call cancelled while it waits for a connection ends with CANCELLED")
+    func cancelledWhileWaiting() async throws {
+        let client = try FleetEngineClient(configuration: .plaintext(port: 1), tokenProvider: NoTokenProvider())
+        let task = Task { () async -> FleetEngineError? in
+            await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(await task.value?.code == .cancelled)
+    }
+}

@@ -155,7 +155,7 @@ extension FleetEngineClient {
         _ request: CallRequest, deadline: ContinuousClock.Instant
     ) async throws(FleetEngineError) -> (Result<Response, FleetEngineError>, RetryPushback) {
         if Task.isCancelled { throw Self.cancelledError }
-        let connection = try await manager.connection()
+        let connection = try await manager.connection(deadline: deadline)
         let remaining = deadline - .now
         let nioDeadline = NIODeadline.now() + TimeAmount(max(remaining, .zero))
         let (future, canceller) = connection.startCall(request, deadline: nioDeadline)

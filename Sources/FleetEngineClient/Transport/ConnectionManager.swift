@@ -14,7 +14,7 @@ import Synchronization
 final class ConnectionManager: Sendable {
     private enum State {
         case idle
-        case connecting(waiters: [CheckedContinuation<HTTP2Connection, any Error>])
+        case connecting(waiters: [Int: CheckedContinuation<HTTP2Connection, any Error>])
         case ready(HTTP2Connection)
         case backingOff(until: ContinuousClock.Instant, error: FleetEngineError)
         case shutDown
@@ -29,6 +29,7 @@ final class ConnectionManager: Sendable {
         var state: State = .idle
         var failedAttempts = 0
         var nextID = 1
+        var nextWaiterID = 0
         var connections: [Int: HTTP2Connection] = [:]
         var shutdownRequested = false
     }
@@ -45,54 +46,90 @@ final class ConnectionManager: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: Event.self)
     }
 
-    /// A connection that accepts new calls, opening one if needed.
-    func connection() async throws(FleetEngineError) -> HTTP2Connection {
+    /// A connection that accepts new calls, opening one if needed; DEADLINE_EXCEEDED when none is
+    /// ready by `deadline` (so a call never waits forever, even when ``run()`` is not running), and
+    /// CANCELLED when the calling task is cancelled while it waits.
+    func connection(deadline: ContinuousClock.Instant) async throws(FleetEngineError) -> HTTP2Connection {
         enum Decision {
             case use(HTTP2Connection)
             case wait
             case fail(FleetEngineError)
         }
         // Fast path: the ready connection, without suspending.
-        let fast: HTTP2Connection? = shared.withLock { shared in
-            if case .ready(let connection) = shared.state, connection.acceptsNewCalls { return connection }
-            return nil
+        let (fast, waiterID): (HTTP2Connection?, Int) = shared.withLock { shared in
+            if case .ready(let connection) = shared.state, connection.acceptsNewCalls { return (connection, 0) }
+            shared.nextWaiterID += 1
+            return (nil, shared.nextWaiterID)
         }
         if let fast { return fast }
         do {
-            return try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<HTTP2Connection, any Error>) in
-                let decision: Decision = shared.withLock { shared in
-                    switch shared.state {
-                    case .ready(let connection) where connection.acceptsNewCalls:
-                        return .use(connection)
-                    case .ready, .idle:
-                        shared.state = .connecting(waiters: [continuation])
-                        eventSink.yield(.connect)
-                        return .wait
-                    case .connecting(var waiters):
-                        waiters.append(continuation)
-                        shared.state = .connecting(waiters: waiters)
-                        return .wait
-                    case .backingOff(let until, let error):
-                        if ContinuousClock.now < until { return .fail(error) }
-                        shared.state = .connecting(waiters: [continuation])
-                        eventSink.yield(.connect)
-                        return .wait
-                    case .shutDown:
-                        return .fail(Self.shutDownError)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation {
+                    (continuation: CheckedContinuation<HTTP2Connection, any Error>) in
+                    let decision: Decision = shared.withLock { shared in
+                        if Task.isCancelled { return .fail(Self.cancelledWhileWaiting) }
+                        switch shared.state {
+                        case .ready(let connection) where connection.acceptsNewCalls:
+                            return .use(connection)
+                        case .ready, .idle:
+                            shared.state = .connecting(waiters: [waiterID: continuation])
+                            eventSink.yield(.connect)
+                            return .wait
+                        case .connecting(var waiters):
+                            waiters[waiterID] = continuation
+                            shared.state = .connecting(waiters: waiters)
+                            return .wait
+                        case .backingOff(let until, let error):
+                            if ContinuousClock.now < until { return .fail(error) }
+                            shared.state = .connecting(waiters: [waiterID: continuation])
+                            eventSink.yield(.connect)
+                            return .wait
+                        case .shutDown:
+                            return .fail(Self.shutDownError)
+                        }
+                    }
+                    switch decision {
+                    case .use(let connection):
+                        continuation.resume(returning: connection)
+                    case .fail(let error):
+                        continuation.resume(throwing: error)
+                    case .wait:
+                        let remaining = max(deadline - .now, .zero)
+                        connector.eventLoopGroup.any().scheduleTask(in: TimeAmount(remaining)) { [self] in
+                            resumeWaiter(
+                                waiterID,
+                                throwing: FleetEngineError(
+                                    code: .deadlineExceeded,
+                                    message: "no connection to \(connector.configuration.endpoint) was ready within "
+                                        + "the call's deadline",
+                                    origin: .local
+                                ))
+                        }
                     }
                 }
-                switch decision {
-                case .use(let connection): continuation.resume(returning: connection)
-                case .fail(let error): continuation.resume(throwing: error)
-                case .wait: break
-                }
+            } onCancel: {
+                resumeWaiter(waiterID, throwing: Self.cancelledWhileWaiting)
             }
         } catch let error as FleetEngineError {
             throw error
         } catch {
             throw FleetEngineError(code: .unavailable, message: "\(error)", origin: .connection(requestSent: false))
         }
+    }
+
+    private static let cancelledWhileWaiting = FleetEngineError(
+        code: .cancelled, message: "the call was cancelled while it waited for a connection", origin: .local)
+
+    /// Fails one waiting call, if it is still waiting.
+    private func resumeWaiter(_ id: Int, throwing error: FleetEngineError) {
+        let waiter: CheckedContinuation<HTTP2Connection, any Error>? = shared.withLock { shared in
+            guard case .connecting(var waiters) = shared.state, let waiter = waiters.removeValue(forKey: id) else {
+                return nil
+            }
+            shared.state = .connecting(waiters: waiters)
+            return waiter
+        }
+        waiter?.resume(throwing: error)
     }
 
     static let shutDownError = FleetEngineError(
@@ -153,7 +190,7 @@ final class ConnectionManager: Sendable {
                     return []
                 }
                 shared.state = .ready(connection)
-                return waiters
+                return Array(waiters.values)
             }
             if shared.withLock({ $0.shutdownRequested }) { connection.close() }
             logger.debug("connected", metadata: ["connection": "\(id)"])
@@ -166,7 +203,7 @@ final class ConnectionManager: Sendable {
                 shared.failedAttempts += 1
                 guard case .connecting(let waiters) = shared.state else { return [] }
                 shared.state = .backingOff(until: .now + delay, error: error)
-                return waiters
+                return Array(waiters.values)
             }
             logger.debug("connection attempt failed", metadata: ["connection": "\(id)", "error": "\(error)"])
             for waiter in waiters { waiter.resume(throwing: error) }
@@ -185,7 +222,7 @@ final class ConnectionManager: Sendable {
         let (waiters, connections) = shared.withLock { shared in
             shared.shutdownRequested = true
             var waiters: [CheckedContinuation<HTTP2Connection, any Error>] = []
-            if case .connecting(let pending) = shared.state { waiters = pending }
+            if case .connecting(let pending) = shared.state { waiters = Array(pending.values) }
             shared.state = .shutDown
             return (waiters, Array(shared.connections.values))
         }

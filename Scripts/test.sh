@@ -10,11 +10,14 @@
 # 5. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`);
 # 6. the grpcio TripService the client tests run against behaves as its fixtures say.
 #
-# Arguments go to `swift build` and `swift test` (CI passes -Xswiftc -warnings-as-errors).
+# Everything builds with warnings as errors, as CI requires; further arguments go to `swift build`
+# and `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+set -- -Xswiftc -warnings-as-errors "$@"
 
 python=python3
 if [ -x .venv/bin/python3 ]; then python=.venv/bin/python3; fi

@@ -47,6 +47,13 @@ enum Fixtures {
         return trip
     }
 
+    /// A trip with only its name set, as a scripted server answers.
+    static func trip(named name: String) -> Trip {
+        var trip = Trip()
+        trip.name = name
+        return trip
+    }
+
     static func create(_ tripID: String, vehicleID: String = "") -> CreateTripRequest {
         var request = CreateTripRequest()
         request.parent = "providers/\(provider)"

@@ -65,11 +65,7 @@ struct ConnectionBehaviourTests {
     @Test("with keepalive on, a peer that answers PINGs keeps the connection: a slow call across many PINGs succeeds")
     func keepaliveOnHealthyServer() async throws {
         // swift-nio-http2 acknowledges every PING; the answer comes after 12 PING intervals.
-        let trip = {
-            var trip = Trip()
-            trip.name = Fixtures.name("k")
-            return trip
-        }()
+        let trip = Fixtures.trip(named: Fixtures.name("k"))
         let answer = MalformedResponseTests.framed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in
             .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(600))

@@ -1,16 +1,17 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineWire
 import Foundation
 import NIOHTTP2
 import Testing
 
 @Suite("Responses no correct server sends: each is a typed error, and a refused stream is sent again")
 struct MalformedResponseTests {
+    /// The message with gRPC's 5-byte prefix, by the Wire layer's framer.
     static func framed(_ payload: [UInt8]) -> [UInt8] {
-        let count = UInt32(payload.count)
-        return [0, UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
-            + payload
+        // Uncompressed framing cannot fail.
+        (try? GRPCMessageFramer().frame(payload, compress: false)) ?? []
     }
 
     static func withScriptedServer(
@@ -48,8 +49,7 @@ struct MalformedResponseTests {
 
     @Test("two messages for a unary call: INTERNAL")
     func twoMessages() async throws {
-        var trip = Trip()
-        trip.name = Fixtures.name("a")
+        let trip = Fixtures.trip(named: Fixtures.name("a"))
         let one = Self.framed(trip.serializedBytes())
         try await Self.withScriptedServer({ _ in .raw(data: one + one, grpcStatus: 0) }) { _, client in
             let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
@@ -60,11 +60,7 @@ struct MalformedResponseTests {
 
     @Test("REFUSED_STREAM was never processed: even a create is sent again at once, with retries off")
     func refusedStreamIsSentAgain() async throws {
-        let trip = {
-            var trip = Trip()
-            trip.name = Fixtures.name("created")
-            return trip
-        }()
+        let trip = Fixtures.trip(named: Fixtures.name("created"))
         let answer = Self.framed(trip.serializedBytes())
         try await Self.withScriptedServer({ call in
             call == 1 ? .reset(.refusedStream) : .raw(data: answer, grpcStatus: 0)
@@ -79,11 +75,7 @@ struct MalformedResponseTests {
         "GOAWAY below an in-flight call: the earlier call finishes on the old connection, the later one is sent on a new one"
     )
     func goAwayBelowAnInFlightCall() async throws {
-        let trip = {
-            var trip = Trip()
-            trip.name = Fixtures.name("g")
-            return trip
-        }()
+        let trip = Fixtures.trip(named: Fixtures.name("g"))
         let answer = Self.framed(trip.serializedBytes())
         try await Self.withScriptedServer({ call in
             switch call {
@@ -103,11 +95,7 @@ struct MalformedResponseTests {
 
     @Test("a server that allows 2 streams at once gets at most 2; the other calls wait their turn and succeed")
     func streamLimitIsHonoured() async throws {
-        let trip = {
-            var trip = Trip()
-            trip.name = Fixtures.name("limited")
-            return trip
-        }()
+        let trip = Fixtures.trip(named: Fixtures.name("limited"))
         let answer = Self.framed(trip.serializedBytes())
         try await Self.withScriptedServer(
             maxConcurrentStreams: 2,

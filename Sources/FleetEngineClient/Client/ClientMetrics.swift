@@ -38,15 +38,19 @@ final class ClientMetrics: Sendable {
         self.factory = factory
     }
 
+    private static func dimensions(_ method: GRPCMethodPath, _ code: StatusCode) -> [(String, String)] {
+        [("method", method.method), ("code", code.name ?? "\(code.rawValue)")]
+    }
+
     func record(method: GRPCMethodPath, code: StatusCode, duration: Duration) {
         let key = Key(method: method.method, code: code.rawValue)
         let (calls, failures, timer) = instruments.withLock {
             [factory] instruments -> (Counter, Counter?, Metrics.Timer) in
-            let dimensions = [("method", method.method), ("code", code.name ?? "\(code.rawValue)")]
             let calls =
                 instruments.calls[key]
                 ?? {
-                    let counter = Counter(label: Self.callsLabel, dimensions: dimensions, factory: factory)
+                    let counter = Counter(
+                        label: Self.callsLabel, dimensions: Self.dimensions(method, code), factory: factory)
                     instruments.calls[key] = counter
                     return counter
                 }()
@@ -55,7 +59,8 @@ final class ClientMetrics: Sendable {
                 failures =
                     instruments.failures[key]
                     ?? {
-                        let counter = Counter(label: Self.failuresLabel, dimensions: dimensions, factory: factory)
+                        let counter = Counter(
+                            label: Self.failuresLabel, dimensions: Self.dimensions(method, code), factory: factory)
                         instruments.failures[key] = counter
                         return counter
                     }()

@@ -36,8 +36,7 @@ extension FleetEngineClient {
     func unary<Request: ProtobufMessage, Response: ProtobufMessage>(
         _ request: Request,
         target: CallTarget,
-        options: CallOptions,
-        as: Response.Type = Response.self
+        options: CallOptions
     ) async throws(FleetEngineError) -> Response {
         let started = ContinuousClock.now
         let timeout = options.timeout ?? configuration.defaultDeadline
@@ -48,19 +47,21 @@ extension FleetEngineClient {
         var attempt = 0
         var generator = SystemRandomNumberGenerator()
         var tokenRequest = TokenRequest(method: target.method, providerID: target.providerID, tripID: target.tripID)
+        let routing = "provider_id=providers%2F" + Self.percentEncoded(target.providerID)
         while true {
             attempt += 1
             let outcome: Result<Response, FleetEngineError>
-            let pushback: RetryPushback
+            let pushback: GRPCRetryPushback
             do throws(FleetEngineError) {
                 let token = try await token(for: tokenRequest, deadline: deadline)
-                let headers = try headers(target: target, token: token, deadline: deadline, options: options)
+                let headers = try headers(
+                    method: target.method, routing: routing, token: token, deadline: deadline, options: options)
                 (outcome, pushback) = try await attemptCall(
                     CallRequest(headers: headers, body: body, maxResponseSize: configuration.maxResponseMessageSize),
                     deadline: deadline)
             } catch {
                 outcome = .failure(error)
-                pushback = .none
+                pushback = .absent
             }
             switch outcome {
             case .success(let response):
@@ -108,7 +109,7 @@ extension FleetEngineClient {
         after error: FleetEngineError,
         attempt: Int,
         policy: RetryPolicy,
-        pushback: RetryPushback,
+        pushback: GRPCRetryPushback,
         isRead: Bool,
         deadline: ContinuousClock.Instant,
         generator: inout SystemRandomNumberGenerator
@@ -116,15 +117,14 @@ extension FleetEngineClient {
         if Task.isCancelled || pushback == .doNotRetry { return nil }
         // A request known not to have been processed (a refused stream, a connection that failed
         // before sending) is sent again at once, once, whatever the policy: gRPC's transparent retry.
-        if !error.requestWasProcessed, error.origin != .local, attempt == 1 {
+        if error.isSafeToResend, attempt == 1 {
             return ContinuousClock.now < deadline ? .zero : nil
         }
         guard attempt < policy.maxAttempts, policy.retries(error, isRead: isRead) else { return nil }
         let delay: Duration
-        switch pushback {
-        case .doNotRetry: return nil
-        case .after(let serverDelay): delay = serverDelay
-        case .none:
+        if case .after(let serverDelay) = pushback {
+            delay = serverDelay
+        } else {
             delay = error.retryDelay ?? policy.backoff.delay(afterRetry: attempt - 1, using: &generator)
         }
         guard ContinuousClock.now + delay < deadline else { return nil }
@@ -153,7 +153,7 @@ extension FleetEngineClient {
     /// One attempt on the current connection.
     private func attemptCall<Response: ProtobufMessage>(
         _ request: CallRequest, deadline: ContinuousClock.Instant
-    ) async throws(FleetEngineError) -> (Result<Response, FleetEngineError>, RetryPushback) {
+    ) async throws(FleetEngineError) -> (Result<Response, FleetEngineError>, GRPCRetryPushback) {
         if Task.isCancelled { throw Self.cancelledError }
         let connection = try await manager.connection(deadline: deadline)
         let remaining = deadline - .now
@@ -168,7 +168,7 @@ extension FleetEngineClient {
         }
         switch outcome {
         case .failed(let error):
-            return (.failure(error), .none)
+            return (.failure(error), .absent)
         case .ended(let payloads, let status, let pushback):
             if let error = status.error { return (.failure(error), pushback) }
             return (Self.decode(payloads), pushback)
@@ -179,7 +179,7 @@ extension FleetEngineClient {
         guard payloads.count == 1, let payload = payloads.first else {
             return .failure(
                 FleetEngineError(
-                    code: payloads.isEmpty ? .internalError : .internalError,
+                    code: .internalError,
                     message: "a unary call ended with \(payloads.count) response messages, not one",
                     origin: .malformedResponse
                 ))
@@ -200,7 +200,8 @@ extension FleetEngineClient {
     /// The request headers of one attempt (gRPC's PROTOCOL-HTTP2.md, "Requests"), with Fleet
     /// Engine's routing header and the bearer token.
     private func headers(
-        target: CallTarget, token: FleetEngineToken, deadline: ContinuousClock.Instant, options: CallOptions
+        method: GRPCMethodPath, routing: String, token: FleetEngineToken, deadline: ContinuousClock.Instant,
+        options: CallOptions
     ) throws(FleetEngineError) -> HPACKHeaders {
         let remaining = deadline - .now
         guard remaining > .zero else {
@@ -208,13 +209,12 @@ extension FleetEngineClient {
                 code: .deadlineExceeded, message: "the call's deadline passed before it could be sent", origin: .local)
         }
         var metadata = GRPCMetadata()
-        metadata.append(
-            name: "x-goog-request-params", value: "provider_id=providers%2F" + Self.percentEncoded(target.providerID))
+        metadata.append(name: "x-goog-request-params", value: routing)
         if !token.value.isEmpty { metadata.append(name: "authorization", value: "Bearer " + token.value) }
         let head: GRPCRequestHead
         do throws(WireError) {
             var built = try GRPCRequestHead(
-                method: target.method,
+                method: method,
                 authority: authority,
                 scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
                 timeout: GRPCTimeout(remaining),
@@ -253,6 +253,8 @@ extension FleetEngineClient {
         }
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Percent-encodes everything but RFC 3986's unreserved characters, as Google's clients write
     /// routing header values.
     static func percentEncoded(_ text: String) -> String {
@@ -264,8 +266,8 @@ extension FleetEngineClient {
                 UInt8(ascii: "~"):
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                output += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+                output +=
+                    "%" + String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]], as: UTF8.self)
             }
         }
         return output

@@ -13,13 +13,7 @@ extension FleetEngineClient {
     public func getTrip(_ request: GetTripRequest, options: CallOptions = CallOptions()) async throws(FleetEngineError)
         -> Trip
     {
-        let name = try TripName(parsing: request.name, field: "name")
-        var request = request
-        request.header = populatedHeader(request.header)
-        return try await unary(
-            request,
-            target: CallTarget(method: .getTrip, providerID: name.providerID, tripID: name.tripID, isRead: true),
-            options: options)
+        try await tripCall(request, name: request.name, method: .getTrip, isRead: true, options: options)
     }
 
     /// `GetTrip` with the full view, by name.
@@ -38,10 +32,8 @@ extension FleetEngineClient {
     {
         let providerID = try TripName.providerID(parsingParent: request.parent, field: "parent")
         let name = try TripName(providerID: providerID, tripID: request.tripID, field: "trip_id")
-        var request = request
-        request.header = populatedHeader(request.header)
         return try await unary(
-            request,
+            request.withHeader(populatedHeader(request.header)),
             target: CallTarget(method: .createTrip, providerID: providerID, tripID: name.tripID, isRead: false),
             options: options)
     }
@@ -51,26 +43,15 @@ extension FleetEngineClient {
         async throws(FleetEngineError)
         -> Trip
     {
-        let name = try TripName(parsing: request.name, field: "name")
-        var request = request
-        request.header = populatedHeader(request.header)
-        return try await unary(
-            request,
-            target: CallTarget(method: .updateTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
-            options: options)
+        try await tripCall(request, name: request.name, method: .updateTrip, isRead: false, options: options)
     }
 
     /// `DeleteTrip`: deletes a trip that is not active.
     public func deleteTrip(_ request: DeleteTripRequest, options: CallOptions = CallOptions())
         async throws(FleetEngineError)
     {
-        let name = try TripName(parsing: request.name, field: "name")
-        var request = request
-        request.header = populatedHeader(request.header)
-        let _: Empty = try await unary(
-            request,
-            target: CallTarget(method: .deleteTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
-            options: options)
+        let _: Empty = try await tripCall(
+            request, name: request.name, method: .deleteTrip, isRead: false, options: options)
     }
 
     /// `DeleteTrip` by name.
@@ -97,10 +78,9 @@ extension FleetEngineClient {
         _ request: SearchTripsRequest, options: CallOptions = CallOptions()
     ) async throws(FleetEngineError) -> SearchTripsResponse {
         let providerID = try TripName.providerID(parsingParent: request.parent, field: "parent")
-        var request = request
-        request.header = populatedHeader(request.header)
         return try await unary(
-            request, target: CallTarget(method: .searchTrips, providerID: providerID, tripID: nil, isRead: true),
+            request.withHeader(populatedHeader(request.header)),
+            target: CallTarget(method: .searchTrips, providerID: providerID, tripID: nil, isRead: true),
             options: options)
     }
 
@@ -108,6 +88,19 @@ extension FleetEngineClient {
     /// when the one before is used up. Each page is one call with `options`.
     public func searchTrips(_ request: SearchTripsRequest, options: CallOptions = CallOptions()) -> TripSearch {
         TripSearch(client: self, request: request, options: options)
+    }
+
+    /// A call about one named trip: the name checked locally (INVALID_ARGUMENT with a BadRequest
+    /// before any traffic), the request header filled in.
+    private func tripCall<Request: HeaderCarryingRequest, Response: ProtobufMessage>(
+        _ request: Request, name: String, method: GRPCMethodPath, isRead: Bool, options: CallOptions
+    ) async throws(FleetEngineError) -> Response {
+        let tripName = try TripName(parsing: name, field: "name")
+        return try await unary(
+            request.withHeader(populatedHeader(request.header)),
+            target: CallTarget(
+                method: method, providerID: tripName.providerID, tripID: tripName.tripID, isRead: isRead),
+            options: options)
     }
 
     /// The request header with this client's defaults where the caller left fields empty.
@@ -193,3 +186,23 @@ public struct TripSearch: AsyncSequence, Sendable {
         }
     }
 }
+
+/// The TripService requests that carry a `RequestHeader` (all but ReportBillableTrip).
+protocol HeaderCarryingRequest: ProtobufMessage {
+    var header: RequestHeader? { get set }
+}
+
+extension HeaderCarryingRequest {
+    /// The request with `header` in place of its own.
+    func withHeader(_ header: RequestHeader) -> Self {
+        var request = self
+        request.header = header
+        return request
+    }
+}
+
+extension GetTripRequest: HeaderCarryingRequest {}
+extension CreateTripRequest: HeaderCarryingRequest {}
+extension UpdateTripRequest: HeaderCarryingRequest {}
+extension DeleteTripRequest: HeaderCarryingRequest {}
+extension SearchTripsRequest: HeaderCarryingRequest {}

@@ -88,14 +88,20 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Whether an error of this code is retried for a method that is (or is not) a read.
     public func retries(_ error: FleetEngineError, isRead: Bool) -> Bool {
-        switch error.origin {
-        case .connection(requestSent: false), .streamReset(.refusedStream): return true
-        case .local: return false
-        default: break
-        }
+        if error.isSafeToResend { return true }
         let code = error.code.effective
         if retryableCodes.contains(code) { return true }
         return isRead && additionalRetryableCodesForReads.contains(code)
+    }
+}
+
+extension FleetEngineError {
+    /// Whether the request is known never to have reached the server (a refused stream, a
+    /// connection that failed before sending), so sending it again cannot do anything twice. A
+    /// local failure (deadline, cancellation, a bad argument) did not reach it either, but sending
+    /// it again would fail the same way.
+    var isSafeToResend: Bool {
+        !requestWasProcessed && origin != .local
     }
 }
 

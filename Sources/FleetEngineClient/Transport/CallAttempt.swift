@@ -8,19 +8,11 @@ import NIOHTTP2
 enum CallAttemptOutcome: Sendable {
     /// The call ended with a status: the response payloads (one for a unary call that succeeded),
     /// the status, and the server's retry pushback from the trailers, if it sent one.
-    case ended(payloads: [[UInt8]], status: CallStatus, pushback: RetryPushback)
+    case ended(payloads: [[UInt8]], status: CallStatus, pushback: GRPCRetryPushback)
 
     /// The call failed without a status from the server: a connection failure, a local deadline, a
     /// cancellation. The error says whether the request may have been processed.
     case failed(FleetEngineError)
-}
-
-/// `grpc-retry-pushback-ms` as gRPC's retry design (A6) reads it: absent, a delay, or a refusal
-/// (a negative or malformed value), which means "do not retry".
-enum RetryPushback: Sendable, Equatable {
-    case none
-    case after(Duration)
-    case doNotRetry
 }
 
 /// The request of one attempt: the header block and the framed message, both built once per call
@@ -125,7 +117,7 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
             case .message(let payload):
                 payloads.append(payload)
             case .end(let status, let trailers):
-                complete(.ended(payloads: payloads, status: status, pushback: Self.pushback(trailers)))
+                complete(.ended(payloads: payloads, status: status, pushback: trailers.retryPushbackAdvice))
                 context?.close(promise: nil)
             }
         }
@@ -155,7 +147,7 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
                 } else {
                     let code = FleetEngineStatus.HTTP2ErrorCode(rawValue: UInt32(closed.errorCode.networkCode))
                     handler.complete(
-                        .ended(payloads: [], status: CallStatus(rstStreamErrorCode: code), pushback: .none))
+                        .ended(payloads: [], status: CallStatus(rstStreamErrorCode: code), pushback: .absent))
                 }
             }
         } else {
@@ -211,10 +203,5 @@ final class CallStreamHandler: ChannelInboundHandler, RemovableChannelHandler {
         completed = true
         deadlineTask?.cancel()
         promise.succeed(outcome)
-    }
-
-    private static func pushback(_ trailers: GRPCMetadata) -> RetryPushback {
-        if trailers.retryPushbackForbidsRetry { return .doNotRetry }
-        return trailers.retryPushback.map(RetryPushback.after) ?? .none
     }
 }

@@ -116,25 +116,29 @@ final class HTTP2Connection: Sendable {
 /// stream handler, which resets the stream.
 final class CallCanceller: Sendable {
     private let eventLoop: any EventLoop
-    private let handler: NIOLockedValueBox<NIOLoopBound<CallStreamHandler>?>
-    private let pending: NIOLockedValueBox<FleetEngineError?>
+    /// The stream's handler once it exists, and the error of a cancellation that came first.
+    private let state: NIOLockedValueBox<(handler: NIOLoopBound<CallStreamHandler>?, pending: FleetEngineError?)>
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
-        self.handler = NIOLockedValueBox(nil)
-        self.pending = NIOLockedValueBox(nil)
+        self.state = NIOLockedValueBox((nil, nil))
     }
 
     /// Called on the event loop when the stream's handler exists.
     func attach(_ streamHandler: CallStreamHandler) {
-        handler.withLockedValue { $0 = NIOLoopBound(streamHandler, eventLoop: eventLoop) }
-        if let error = pending.withLockedValue({ $0 }) { streamHandler.cancel(with: error) }
+        let pending = state.withLockedValue { state in
+            state.handler = NIOLoopBound(streamHandler, eventLoop: eventLoop)
+            return state.pending
+        }
+        if let pending { streamHandler.cancel(with: pending) }
     }
 
     func cancel(with error: FleetEngineError) {
-        pending.withLockedValue { $0 = error }
-        eventLoop.execute { [handler] in
-            handler.withLockedValue { $0 }?.value.cancel(with: error)
+        let handler = state.withLockedValue { state in
+            state.pending = error
+            return state.handler
         }
+        guard let handler else { return }  // attach() will cancel it
+        eventLoop.execute { handler.value.cancel(with: error) }
     }
 }

@@ -9,23 +9,19 @@ extension GRPCMetadata {
     /// mean the server asks the client *not* to retry, which ``retryPushbackForbidsRetry`` says.
     /// Only the first such field counts.
     public var retryPushback: Duration? {
-        guard case .delay(let milliseconds) = retryPushbackValue else { return nil }
-        return .milliseconds(milliseconds)
+        guard case .after(let delay) = retryPushbackAdvice else { return nil }
+        return delay
     }
 
     /// Whether `grpc-retry-pushback-ms` is present but negative or not a number: the server's way
     /// of saying that the call must not be retried (proposal A6, "Pushback").
     public var retryPushbackForbidsRetry: Bool {
-        retryPushbackValue == .doNotRetry
+        retryPushbackAdvice == .doNotRetry
     }
 
-    private enum RetryPushbackValue: Equatable {
-        case absent
-        case delay(Int64)
-        case doNotRetry
-    }
-
-    private var retryPushbackValue: RetryPushbackValue {
+    /// What `grpc-retry-pushback-ms` asks of a retrying client: nothing (absent), a delay, or no
+    /// retry at all (proposal A6, "Pushback").
+    public var retryPushbackAdvice: GRPCRetryPushback {
         guard let text = first(named: Self.retryPushbackName) else { return .absent }
         let digits = text[...].trimmingASCIISpaces().utf8
         // 18 digits always fit an Int64; a longer delay is no more useful than "do not retry".
@@ -35,6 +31,16 @@ extension GRPCMetadata {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .doNotRetry }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
         }
-        return .delay(value)
+        return .after(.milliseconds(value))
     }
+}
+
+/// A server's retry pushback (`grpc-retry-pushback-ms`, gRPC proposal A6).
+public enum GRPCRetryPushback: Hashable, Sendable {
+    /// The server said nothing.
+    case absent
+    /// Wait this long before the next attempt.
+    case after(Duration)
+    /// Do not retry (a negative or malformed value).
+    case doNotRetry
 }

@@ -3,7 +3,7 @@ import FleetEngineClient
 import FleetEngineCodec
 
 /// `fleettrips create`: a new trip (CreateTrip), printed as the server made it.
-public struct CreateCommand: AsyncParsableCommand {
+public struct CreateCommand: TripServiceCommand {
     /// The command's name and help text.
     public static let configuration = CommandConfiguration(
         commandName: "create",
@@ -60,12 +60,5 @@ public struct CreateCommand: AsyncParsableCommand {
         try await connection.session().run(errorOutput: &errorOutput) { client in
             try output.write(try await client.createTrip(request).jsonLine())
         }
-    }
-
-    /// Runs the command against standard output and standard error.
-    public func run() async throws {
-        var output = StandardOutput()
-        var errorOutput = StandardError()
-        try await run(output: &output, errorOutput: &errorOutput)
     }
 }

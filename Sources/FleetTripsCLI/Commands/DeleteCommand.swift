@@ -3,7 +3,7 @@ import FleetEngineClient
 import FleetEngineCodec
 
 /// `fleettrips delete`: deletes a trip (DeleteTrip).
-public struct DeleteCommand: AsyncParsableCommand {
+public struct DeleteCommand: TripServiceCommand {
     /// The command's name and help text.
     public static let configuration = CommandConfiguration(
         commandName: "delete",
@@ -28,12 +28,5 @@ public struct DeleteCommand: AsyncParsableCommand {
             try await client.deleteTrip(named: name)
             try output.write(try Empty().jsonLine())
         }
-    }
-
-    /// Runs the command against standard output and standard error.
-    public func run() async throws {
-        var output = StandardOutput()
-        var errorOutput = StandardError()
-        try await run(output: &output, errorOutput: &errorOutput)
     }
 }

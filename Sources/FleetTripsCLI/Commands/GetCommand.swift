@@ -2,7 +2,7 @@ import ArgumentParser
 import FleetEngineClient
 
 /// `fleettrips get`: one trip (GetTrip), as proto3 JSON on one line.
-public struct GetCommand: AsyncParsableCommand {
+public struct GetCommand: TripServiceCommand {
     /// The command's name and help text.
     public static let configuration = CommandConfiguration(
         commandName: "get",
@@ -26,12 +26,5 @@ public struct GetCommand: AsyncParsableCommand {
         try await connection.session().run(errorOutput: &errorOutput) { client in
             try output.write(try await client.getTrip(named: name).jsonLine())
         }
-    }
-
-    /// Runs the command against standard output and standard error.
-    public func run() async throws {
-        var output = StandardOutput()
-        var errorOutput = StandardError()
-        try await run(output: &output, errorOutput: &errorOutput)
     }
 }

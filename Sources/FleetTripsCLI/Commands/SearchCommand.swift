@@ -3,7 +3,7 @@ import FleetEngineClient
 import FleetEngineCodec
 
 /// `fleettrips search`: a provider's trips (SearchTrips, every page), one JSON object per line.
-public struct SearchCommand: AsyncParsableCommand {
+public struct SearchCommand: TripServiceCommand {
     /// The command's name and help text.
     public static let configuration = CommandConfiguration(
         commandName: "search",
@@ -59,12 +59,5 @@ public struct SearchCommand: AsyncParsableCommand {
                 try output.write(try trip.jsonLine())
             }
         }
-    }
-
-    /// Runs the command against standard output and standard error.
-    public func run() async throws {
-        var output = StandardOutput()
-        var errorOutput = StandardError()
-        try await run(output: &output, errorOutput: &errorOutput)
     }
 }

@@ -4,7 +4,7 @@ import FleetEngineCodec
 
 /// `fleettrips update`: writes the masked fields of a trip (UpdateTrip), printed as the server
 /// stored it.
-public struct UpdateCommand: AsyncParsableCommand {
+public struct UpdateCommand: TripServiceCommand {
     /// The command's name and help text.
     public static let configuration = CommandConfiguration(
         commandName: "update",
@@ -63,12 +63,5 @@ public struct UpdateCommand: AsyncParsableCommand {
         try await connection.session().run(errorOutput: &errorOutput) { client in
             try output.write(try await client.updateTrip(request).jsonLine())
         }
-    }
-
-    /// Runs the command against standard output and standard error.
-    public func run() async throws {
-        var output = StandardOutput()
-        var errorOutput = StandardError()
-        try await run(output: &output, errorOutput: &errorOutput)
     }
 }

@@ -9,15 +9,9 @@ import FleetEngineStatus
 /// produced; the last is always ``Event/end``, ``Event/reset(_:)`` or ``Event/failed(_:)``, after
 /// which the reader is finished and ignores what it is given.
 public struct GRPCRequestReader: Sendable {
-    private enum State: Sendable {
-        case awaitingHead
-        case receivingMessages
-        case finished
-    }
-
     /// The largest message accepted, in bytes, before and after decompression.
-    public let maxMessageSize: Int
-    private var state = State.awaitingHead
+    public var maxMessageSize: Int { deframer.maxMessageSize }
+    private var state = CallStreamState.awaitingHead
     private var deframer: GRPCMessageDeframer
     /// The request head, once it has arrived.
     public private(set) var head: GRPCRequestHead?
@@ -29,7 +23,6 @@ public struct GRPCRequestReader: Sendable {
     /// - Parameter maxMessageSize: The largest request message accepted, before and after
     ///   decompression; gRPC's default is 4 MiB.
     public init(maxMessageSize: Int = GRPCMessageDeframer.defaultMaxMessageSize) {
-        self.maxMessageSize = maxMessageSize
         self.deframer = GRPCMessageDeframer(maxMessageSize: maxMessageSize)
     }
 
@@ -140,4 +133,11 @@ public struct GRPCRequestReader: Sendable {
         state = .finished
         return [.failed(error)]
     }
+}
+
+/// Where a reader of one side of a call is: both sides are a head, then messages, then an end.
+enum CallStreamState: Sendable {
+    case awaitingHead
+    case receivingMessages
+    case finished
 }

@@ -24,15 +24,9 @@ import FleetEngineStatus
 /// client is still sending, PROTOCOL-HTTP2 "Early Server Closure" asks it to send RST_STREAM
 /// NO_ERROR; only the caller knows that, so it is the caller's to do.)
 public struct GRPCResponseReader: Sendable {
-    private enum State: Sendable {
-        case awaitingHead
-        case receivingMessages
-        case finished
-    }
-
     /// The largest message accepted, in bytes, before and after decompression.
-    public let maxMessageSize: Int
-    private var state = State.awaitingHead
+    public var maxMessageSize: Int { deframer.maxMessageSize }
+    private var state = CallStreamState.awaitingHead
     private var deframer: GRPCMessageDeframer
     /// The response head, once it has arrived.
     public private(set) var head: GRPCResponseHead?
@@ -51,7 +45,6 @@ public struct GRPCResponseReader: Sendable {
     /// - Parameter maxMessageSize: The largest response message accepted, before and after
     ///   decompression; gRPC's default is 4 MiB.
     public init(maxMessageSize: Int = GRPCMessageDeframer.defaultMaxMessageSize) {
-        self.maxMessageSize = maxMessageSize
         self.deframer = GRPCMessageDeframer(maxMessageSize: maxMessageSize)
     }
 

@@ -89,6 +89,32 @@ struct ConnectionBehaviourTests {
         await server.close()
     }
 
+    @Test("responses larger than the receive windows arrive whole: the client keeps the windows open")
+    func responsesLargerThanTheWindows() async throws {
+        // About 3 MiB per response: three times the 1 MiB stream window, and three responses take
+        // more than the 8 MiB connection window. A client that did not send WINDOW_UPDATEs would
+        // leave the server stalled until the deadline.
+        let trip = {
+            var trip = Fixtures.trip(named: Fixtures.name("big"))
+            trip.route = (0..<150_000).map { (index: Int) -> LatLng in
+                var point = LatLng()
+                point.latitude = 37 + Double(index) * 1e-6
+                point.longitude = -122 - Double(index) * 1e-6
+                return point
+            }
+            return trip
+        }()
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        #expect(answer.count > 2_900_000)
+        try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) { _, client in
+            for _ in 0..<3 {
+                let received = try await client.getTrip(
+                    named: Fixtures.name("big"), options: CallOptions(timeout: .seconds(20)))
+                #expect(received == trip)
+            }
+        }
+    }
+
     @Test("after a graceful shutdown new calls fail with UNAVAILABLE and run() returns")
     func shutdown() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in

@@ -158,14 +158,7 @@ extension FleetEngineClient {
         let connection = try await manager.connection(deadline: deadline)
         let remaining = deadline - .now
         let nioDeadline = NIODeadline.now() + TimeAmount(max(remaining, .zero))
-        let (future, canceller) = connection.startCall(request, deadline: nioDeadline)
-        let outcome = await withTaskCancellationHandler {
-            // The future always succeeds: every failure is an outcome.
-            (try? await future.get())
-                ?? .failed(FleetEngineError(code: .internalError, message: "the call ended without an outcome"))
-        } onCancel: {
-            canceller.cancel(with: Self.cancelledError)
-        }
+        let outcome = await connection.call(request, deadline: nioDeadline, cancellation: Self.cancelledError)
         switch outcome {
         case .failed(let error):
             return (.failure(error), .absent)

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP2
 import NIOTLS
 
-/// Sits on the connection's pipeline after the HTTP/2 handler and sees the connection-level frames.
+/// Sits on the connection's pipeline between the HTTP/2 handler and the ``CallTable`` and sees the connection-level frames.
 ///
 /// The connection counts as ready on the server's first SETTINGS frame (RFC 9113 section 3.4: the
 /// server's preface), not when TCP or TLS comes up, so that a server that does not speak HTTP/2
@@ -17,7 +17,7 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
     private let ready: EventLoopPromise<Void>
     private var isReady = false
     private let keepalive: ClientConfiguration.Keepalive?
-    private let onGoAway: @Sendable (HTTP2StreamID) -> Void
+    private let onGoAway: @Sendable () -> Void
     private let onClose: @Sendable ((any Error)?) -> Void
     private var pingTask: RepeatedTask?
     private var pingTimeout: Scheduled<Void>?
@@ -30,7 +30,7 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
         ready: EventLoopPromise<Void>,
         keepalive: ClientConfiguration.Keepalive?,
         hasCallsInFlight: @escaping @Sendable () -> Bool,
-        onGoAway: @escaping @Sendable (HTTP2StreamID) -> Void,
+        onGoAway: @escaping @Sendable () -> Void,
         onClose: @escaping @Sendable ((any Error)?) -> Void
     ) {
         self.ready = ready
@@ -49,8 +49,8 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
                 ready.succeed()
                 startKeepalive(context: context)
             }
-        case .goAway(let lastStreamID, let code, let opaque):
-            onGoAway(lastStreamID)
+        case .goAway(_, let code, let opaque):
+            onGoAway()
             if code != .noError {
                 let text = opaque.map { String(buffer: $0) } ?? ""
                 error = FleetEngineError(
@@ -86,8 +86,11 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Stream errors reach the connection's pipeline too; only the stream they name is affected.
-        if error is NIOHTTP2Errors.StreamError { return }
+        // A stream error affects only the stream it names: the call table settles its call.
+        if error is NIOHTTP2Errors.StreamError {
+            context.fireErrorCaught(error)
+            return
+        }
         fail(context: context, error)
     }
 

@@ -59,31 +59,29 @@ struct Connector: Sendable {
                     }
                     let ready = channel.eventLoop.makePromise(of: Void.self)
                     box.ready = ready.futureResult
-                    let multiplexer = try sync.configureHTTP2Pipeline(
-                        mode: .client,
-                        connectionConfiguration: Self.connectionConfiguration,
-                        streamConfiguration: Self.streamConfiguration,
-                        inboundStreamInitializer: { channel in
-                            // Servers cannot open streams towards a gRPC client (no server push).
-                            channel.close()
-                        }
-                    )
-                    let connection = HTTP2Connection(id: id, channel: channel, multiplexer: multiplexer)
+                    try sync.addHandler(
+                        NIOHTTP2Handler(
+                            mode: .client, connectionConfiguration: Self.connectionConfiguration,
+                            streamConfiguration: NIOHTTP2Handler.StreamConfiguration()))
+                    let status = ConnectionStatus()
+                    let table = CallTable(status: status)
+                    let connection = HTTP2Connection(id: id, channel: channel, status: status, table: table)
                     box.connection = connection
                     try sync.addHandler(
                         ConnectionEventsHandler(
                             ready: ready,
                             keepalive: keepalive,
-                            hasCallsInFlight: { connection.activeCalls > 0 },
-                            onGoAway: { lastStreamID in
-                                connection.receivedGoAway(lastStreamID: lastStreamID)
+                            hasCallsInFlight: { table.hasCalls },
+                            onGoAway: {
+                                status.recordGoAway()
                                 onGoAway(connection)
                             },
                             onClose: { error in
-                                if let error { connection.recordCloseReason(error) }
+                                if let error { status.recordCloseReason(error) }
                                 onClose(connection)
                             }
                         ))
+                    try sync.addHandler(table)
                 }
             }
         do {
@@ -95,7 +93,7 @@ struct Connector: Sendable {
             // TCP's connect timeout does not cover TLS and the HTTP/2 preface: a server that
             // accepts the connection and then says nothing is given up on after the same time.
             let setupTimeout = channel.eventLoop.scheduleTask(in: TimeAmount(configuration.connectTimeout)) {
-                connection.recordCloseReason(
+                connection.status.recordCloseReason(
                     FleetEngineError(
                         code: .unavailable,
                         message: "\(endpoint) did not complete the TLS and HTTP/2 set-up within "
@@ -123,23 +121,16 @@ struct Connector: Sendable {
         }
     }
 
-    /// Flow-control windows wide enough that a response of a few trips never waits for, or costs,
-    /// a WINDOW_UPDATE (RFC 9113 section 6.9): 1 MiB per stream, 8 MiB for the connection. No
-    /// server push (gRPC has none).
+    /// The settings the client opens with: per-stream receive windows of ``CallTable/streamWindow``
+    /// (the ``CallTable`` keeps them, and the connection's, open), no server push (gRPC has none),
+    /// and a bound on the header list.
     static let connectionConfiguration: NIOHTTP2Handler.ConnectionConfiguration = {
         var configuration = NIOHTTP2Handler.ConnectionConfiguration()
         configuration.initialSettings = [
             HTTP2Setting(parameter: .enablePush, value: 0),
-            HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
+            HTTP2Setting(parameter: .initialWindowSize, value: CallTable.streamWindow),
             HTTP2Setting(parameter: .maxHeaderListSize, value: HPACKDecoder.defaultMaxHeaderListSize),
         ]
-        configuration.targetWindowSize = 8 << 20
-        return configuration
-    }()
-
-    static let streamConfiguration: NIOHTTP2Handler.StreamConfiguration = {
-        var configuration = NIOHTTP2Handler.StreamConfiguration()
-        configuration.targetWindowSize = 1 << 20
         return configuration
     }()
 

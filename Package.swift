@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
+        .library(name: "FleetEngineCapture", targets: ["FleetEngineCapture"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
@@ -87,8 +88,19 @@ let package = Package(
             ]
         ),
         .target(
+            name: "FleetEngineCapture",
+            dependencies: [
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                "FleetEngineWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        .target(
             name: "FleetTripsCLI",
             dependencies: [
+                "FleetEngineCapture",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
@@ -145,6 +157,15 @@ let package = Package(
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FleetEngineCaptureTests",
+            dependencies: [
+                "FleetEngineCapture", "FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             resources: [.copy("Fixtures")]
         ),

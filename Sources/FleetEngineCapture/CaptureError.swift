@@ -1,0 +1,100 @@
+/// A capture, a packet, a TCP stream or an HTTP/2 frame in it could not be read.
+///
+/// Every failure of the capture decoder is one of these. It says what kind of fault it is
+/// (``code``), in words (``message``), and where: the byte offset in the input (the capture file,
+/// or the HTTP/2 byte stream of `--h2`) at which the faulty record, packet or frame starts. A fault
+/// that another library reported (NIOHPACK, the Wire layer, the codec) keeps that report as
+/// ``cause``.
+///
+/// Two errors are equal when their codes are equal, so a test can build the error it expects
+/// from a code alone and compare; the location is checked through the properties.
+public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of fault this is.
+    ///
+    /// A struct over a private enum so that new codes can be added without breaking anyone who
+    /// switches over the ones that exist.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: Hashable, Sendable {
+            case notACapture
+            case truncatedCapture
+            case malformedRecord
+            case unsupportedLinkType
+            case malformedPacket
+            case malformedFrame
+            case undecodableHeaderBlock
+            case readFailed
+        }
+
+        private let wrapped: Wrapped
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+        /// The input starts with neither a pcap nor a pcapng magic number.
+        public static let notACapture = Code(.notACapture)
+        /// The input ends inside a file header, a record or a block.
+        public static let truncatedCapture = Code(.truncatedCapture)
+        /// A pcap record or pcapng block contradicts itself: a length that is too small, too large
+        /// or not repeated, a packet for an interface that was never described, a bad version.
+        public static let malformedRecord = Code(.malformedRecord)
+        /// A packet's link type is not one the decoder reads (Ethernet, Linux SLL and SLL2, raw IP,
+        /// BSD loopback).
+        public static let unsupportedLinkType = Code(.unsupportedLinkType)
+        /// A link-layer, IP or TCP header is cut short or inconsistent.
+        public static let malformedPacket = Code(.malformedPacket)
+        /// An HTTP/2 frame breaks RFC 9113: a length over the limit, a padding longer than the
+        /// frame, a CONTINUATION out of place, a wrong preface.
+        public static let malformedFrame = Code(.malformedFrame)
+        /// HPACK (RFC 7541) could not decode a header block.
+        public static let undecodableHeaderBlock = Code(.undecodableHeaderBlock)
+        /// The input could not be read (a file that cannot be opened, an I/O error).
+        public static let readFailed = Code(.readFailed)
+
+        /// The text the tool prints for this value.
+        public var description: String {
+            switch wrapped {
+            case .notACapture: "not a capture"
+            case .truncatedCapture: "truncated capture"
+            case .malformedRecord: "malformed record"
+            case .unsupportedLinkType: "unsupported link type"
+            case .malformedPacket: "malformed packet"
+            case .malformedFrame: "malformed frame"
+            case .undecodableHeaderBlock: "undecodable header block"
+            case .readFailed: "read failed"
+            }
+        }
+    }
+
+    /// What kind of fault this is.
+    public var code: Code
+    /// What was wrong, in words.
+    public var message: String
+    /// The byte offset in the input at which the faulty record, packet or frame starts.
+    public var byteOffset: Int64?
+    /// The error another library reported, if this one wraps it.
+    public var cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, byteOffset: Int64? = nil, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.byteOffset = byteOffset
+        self.cause = cause
+    }
+
+    /// An error with just a code, for comparing in tests: `#expect(throws: CaptureError(.malformedFrame))`.
+    public init(_ code: Code) {
+        self.init(code: code, message: code.description)
+    }
+
+    /// Whether two errors have the same code; the message and location do not count.
+    public static func == (lhs: CaptureError, rhs: CaptureError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, consistent with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The text the tool prints for this value.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let byteOffset { text += " (at byte offset \(byteOffset))" }
+        if let cause { text += " (cause: \(cause))" }
+        return text
+    }
+}

@@ -1,0 +1,325 @@
+/// Reads the HTTP/2 frames of one direction of a connection out of its reassembled byte stream,
+/// without doing any I/O.
+///
+/// It is lenient where a passive observer must be: it takes the stream from wherever the capture
+/// starts, and after bytes went missing (a TCP gap) or when the capture began in the middle of
+/// the connection it finds the next frame boundary by looking for two plausible frame headers in
+/// a row (RFC 9113 section 4.1 layout, the fixed lengths of section 6, stream 0 or not as each
+/// frame type requires). It is exact where the wire is: a frame whose padding or fixed length is
+/// wrong is a `malformedFrame` error, after which reading goes on with the next frame, whose
+/// boundary the frame's length field still gives.
+///
+/// Memory is bounded by the largest frame (the length field allows 16 MiB) plus what was appended
+/// and not yet read.
+public struct HTTP2FrameReader: Sendable {
+    /// The client connection preface (RFC 9113 section 3.4).
+    public static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// The length of a frame header (RFC 9113 section 4.1).
+    public static let frameHeaderLength = 9
+
+    /// What the reader found next in the stream.
+    public enum Event: Sendable {
+        /// The client connection preface, at the start of the stream: this direction is the client's.
+        case preface
+        /// A frame.
+        case frame(CapturedHTTP2Frame)
+        /// Bytes that belong to no frame the reader could find: the rest of a frame cut by a gap,
+        /// or the middle of a frame at the start of a capture. Reading resumed after them.
+        case skipped(streamOffset: Int64, length: Int64, byteOffset: Int64)
+    }
+
+    /// Where a run of appended bytes came from, to give frames their input offset and time.
+    private struct Mark: Sendable {
+        var streamOffset: Int64
+        var byteOffset: Int64
+        var timestamp: CaptureTimestamp
+    }
+
+    private enum State: Sendable {
+        /// At the real start of the stream: a client preface may come first.
+        case atStart
+        /// At a frame boundary.
+        case frames
+        /// Looking for a frame boundary.
+        case resynchronizing
+    }
+
+    /// The largest frame length accepted while looking for a frame boundary; frames at a known
+    /// boundary may be as long as their 24-bit length field says. Set it from the receiver's
+    /// `SETTINGS_MAX_FRAME_SIZE` when one was seen (RFC 9113 section 6.5.2; 16,384 by default).
+    public var maxResynchronizingFrameLength = 16_384
+
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    private var bufferStreamOffset: Int64 = 0
+    private var marks: [Mark] = []
+    private var firstMark = 0
+    private var state: State
+    private var scanIndex = 0
+
+    /// A reader for one direction.
+    ///
+    /// - Parameter startsAtConnectionStart: whether the first byte appended is the first byte the
+    ///   endpoint sent on the connection (the capture saw the TCP handshake); otherwise the reader
+    ///   first looks for a frame boundary.
+    public init(startsAtConnectionStart: Bool) {
+        state = startsAtConnectionStart ? .atStart : .resynchronizing
+    }
+
+    /// The stream offset of the next byte expected.
+    public var endStreamOffset: Int64 { bufferStreamOffset + Int64(buffer.count) }
+
+    /// Bytes appended and not yet read as frames.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Appends the bytes that follow in the stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes of the stream.
+    ///   - byteOffset: where the first of them is in the input.
+    ///   - timestamp: when the packet that carried them was captured.
+    public mutating func append(_ bytes: ArraySlice<UInt8>, byteOffset: Int64, timestamp: CaptureTimestamp) {
+        guard !bytes.isEmpty else { return }
+        compact()
+        marks.append(Mark(streamOffset: endStreamOffset, byteOffset: byteOffset, timestamp: timestamp))
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Records that `length` bytes of the stream are missing here (a TCP gap): what was buffered
+    /// of an incomplete frame is given up, and the reader looks for the next frame boundary.
+    ///
+    /// - Returns: the bytes given up, if any.
+    public mutating func skipMissingBytes(_ length: Int64) -> Event? {
+        var skipped: Event?
+        if bufferedByteCount > 0 {
+            let start = bufferStreamOffset + Int64(readIndex)
+            skipped = .skipped(
+                streamOffset: start, length: Int64(bufferedByteCount), byteOffset: inputOffset(ofStreamOffset: start))
+        }
+        bufferStreamOffset = endStreamOffset + length
+        buffer.removeAll(keepingCapacity: true)
+        readIndex = 0
+        scanIndex = 0
+        marks.removeAll(keepingCapacity: true)
+        firstMark = 0
+        state = .resynchronizing
+        return skipped
+    }
+
+    /// The next preface, frame or skipped run, or nil when more bytes are needed.
+    ///
+    /// - Throws: `malformedFrame` for a frame whose padding or fixed-size payload breaks RFC 9113;
+    ///   the frame is consumed, so the next call reads on after it.
+    public mutating func next() throws(CaptureError) -> Event? {
+        switch state {
+        case .atStart:
+            let available = min(bufferedByteCount, Self.clientPreface.count)
+            let matches = buffer[readIndex..<(readIndex + available)].elementsEqual(Self.clientPreface[0..<available])
+            if matches {
+                guard available == Self.clientPreface.count else { return nil }
+                readIndex += available
+                state = .frames
+                return .preface
+            }
+            state = .frames
+            return try next()
+        case .resynchronizing:
+            if let skipped = resynchronize() { return skipped }
+            // Found a boundary right where the bytes start, or need more bytes to find one.
+            return state == .frames ? try readFrame() : nil
+        case .frames:
+            return try readFrame()
+        }
+    }
+
+    /// Ends the stream: what is left is an incomplete frame.
+    ///
+    /// - Returns: the incomplete bytes, if any, as a skipped run.
+    public mutating func finish() -> Event? {
+        skipMissingBytes(0)
+    }
+
+    // MARK: Frames
+
+    private mutating func readFrame() throws(CaptureError) -> Event? {
+        guard bufferedByteCount >= Self.frameHeaderLength else { return nil }
+        let header = FrameHeader(buffer, at: readIndex)
+        let total = Self.frameHeaderLength + header.length
+        guard bufferedByteCount >= total else { return nil }
+        let start = readIndex
+        readIndex += total
+        let streamOffset = bufferStreamOffset + Int64(start)
+        let byteOffset = inputOffset(ofStreamOffset: streamOffset)
+        let timestamp = self.timestamp(ofStreamOffset: streamOffset + Int64(total) - 1)
+        let payloadStart = start + Self.frameHeaderLength
+        let payload = try Self.payload(
+            of: header, in: buffer[payloadStart..<(payloadStart + header.length)], byteOffset: byteOffset)
+        return .frame(
+            CapturedHTTP2Frame(
+                type: header.type, flags: header.flags, streamID: header.streamID, payload: payload,
+                length: header.length, streamOffset: streamOffset, byteOffset: byteOffset, timestamp: timestamp))
+    }
+
+    /// The payload the layer above wants: without padding and priority fields.
+    private static func payload(
+        of header: FrameHeader, in bytes: ArraySlice<UInt8>, byteOffset: Int64
+    ) throws(CaptureError) -> ArraySlice<UInt8> {
+        func malformed(_ problem: String) -> CaptureError {
+            CaptureError(
+                code: .malformedFrame,
+                message: "\(header.type) frame on stream \(header.streamID) of \(header.length) bytes: \(problem)",
+                byteOffset: byteOffset)
+        }
+        switch header.type {
+        case .data, .headers, .pushPromise:
+            var body = bytes
+            if header.flags.contains(.padded) {
+                guard let padLength = body.first else { throw malformed("PADDED without a pad length") }
+                body = body.dropFirst()
+                // RFC 9113 section 6.1: padding that is as long as the rest is a PROTOCOL_ERROR.
+                guard Int(padLength) <= body.count else {
+                    throw malformed("\(padLength) bytes of padding do not fit")
+                }
+                body = body.dropLast(Int(padLength))
+            }
+            if header.type == .headers, header.flags.contains(.priority) {
+                guard body.count >= 5 else { throw malformed("PRIORITY without its 5 bytes") }
+                body = body.dropFirst(5)
+            }
+            if header.type == .pushPromise {
+                guard body.count >= 4 else { throw malformed("no promised stream id") }
+                body = body.dropFirst(4)
+            }
+            if header.type != .data, header.streamID == 0 { throw malformed("stream 0 carries no header block") }
+            if header.type == .data, header.streamID == 0 { throw malformed("DATA on stream 0") }
+            return body
+        case .rstStream, .windowUpdate:
+            guard header.length == 4 else { throw malformed("the payload must be 4 bytes") }
+            return bytes
+        case .priority:
+            guard header.length == 5 else { throw malformed("the payload must be 5 bytes") }
+            return bytes
+        case .ping:
+            guard header.length == 8 else { throw malformed("the payload must be 8 bytes") }
+            return bytes
+        case .settings:
+            guard header.length % 6 == 0 else { throw malformed("the payload is not a multiple of 6 bytes") }
+            return bytes
+        case .goAway:
+            guard header.length >= 8 else { throw malformed("the payload is shorter than 8 bytes") }
+            return bytes
+        default:
+            return bytes
+        }
+    }
+
+    // MARK: Finding a frame boundary
+
+    private mutating func resynchronize() -> Event? {
+        let lookahead = Self.frameHeaderLength
+        scanIndex = max(scanIndex, readIndex)
+        while scanIndex + lookahead <= buffer.count {
+            if let header = plausibleHeader(at: scanIndex) {
+                let next = scanIndex + lookahead + header.length
+                if next + lookahead <= buffer.count {
+                    if plausibleHeader(at: next) != nil { return foundBoundary() }
+                } else if next == buffer.count {
+                    // The candidate ends exactly where the bytes do, as a segment boundary often
+                    // does: accept it.
+                    return foundBoundary()
+                } else {
+                    // Wait for the bytes that decide it.
+                    return nil
+                }
+            }
+            scanIndex += 1
+        }
+        return nil
+    }
+
+    private mutating func foundBoundary() -> Event? {
+        state = .frames
+        guard scanIndex > readIndex else { return nil }
+        let start = bufferStreamOffset + Int64(readIndex)
+        let skipped = Event.skipped(
+            streamOffset: start, length: Int64(scanIndex - readIndex), byteOffset: inputOffset(ofStreamOffset: start))
+        readIndex = scanIndex
+        return skipped
+    }
+
+    /// The header at `index` when it could start a frame: a known type with its rules on length,
+    /// flags and stream id, and a length no larger than ``maxResynchronizingFrameLength``.
+    private func plausibleHeader(at index: Int) -> FrameHeader? {
+        let header = FrameHeader(buffer, at: index)
+        guard !header.reservedBitSet, header.length <= maxResynchronizingFrameLength else { return nil }
+        let onStream = header.streamID != 0
+        let flags = header.flags.rawValue
+        switch header.type {
+        case .data: return onStream && flags & ~0x09 == 0 ? header : nil
+        case .headers: return onStream && flags & ~0x2D == 0 ? header : nil
+        case .priority: return onStream && flags == 0 && header.length == 5 ? header : nil
+        case .rstStream: return onStream && flags == 0 && header.length == 4 ? header : nil
+        case .settings: return !onStream && flags & ~0x01 == 0 && header.length % 6 == 0 ? header : nil
+        case .ping: return !onStream && flags & ~0x01 == 0 && header.length == 8 ? header : nil
+        case .goAway: return !onStream && flags == 0 && header.length >= 8 ? header : nil
+        case .windowUpdate: return flags == 0 && header.length == 4 ? header : nil
+        case .continuation: return onStream && flags & ~0x04 == 0 ? header : nil
+        default: return nil
+        }
+    }
+
+    // MARK: Offsets and times
+
+    private mutating func compact() {
+        // Drop what was read once it is most of the buffer, so the buffer holds about one frame.
+        guard readIndex > 0, readIndex >= buffer.count / 2 || readIndex > 1 << 16 else { return }
+        buffer.removeSubrange(0..<readIndex)
+        bufferStreamOffset += Int64(readIndex)
+        scanIndex = max(0, scanIndex - readIndex)
+        readIndex = 0
+        while firstMark + 1 < marks.count, marks[firstMark + 1].streamOffset <= bufferStreamOffset {
+            firstMark += 1
+        }
+        if firstMark > 32 {
+            marks.removeSubrange(0..<firstMark)
+            firstMark = 0
+        }
+    }
+
+    private func mark(containing streamOffset: Int64) -> Mark? {
+        guard firstMark < marks.count else { return nil }
+        var index = marks.count - 1
+        while index > firstMark, marks[index].streamOffset > streamOffset { index -= 1 }
+        return marks[index]
+    }
+
+    private func inputOffset(ofStreamOffset streamOffset: Int64) -> Int64 {
+        guard let mark = mark(containing: streamOffset) else { return streamOffset }
+        return mark.byteOffset + (streamOffset - mark.streamOffset)
+    }
+
+    private func timestamp(ofStreamOffset streamOffset: Int64) -> CaptureTimestamp {
+        mark(containing: streamOffset)?.timestamp ?? CaptureTimestamp(seconds: 0, nanoseconds: 0)
+    }
+}
+
+/// The 9-byte frame header (RFC 9113 section 4.1).
+private struct FrameHeader {
+    var length: Int
+    var type: HTTP2FrameType
+    var flags: HTTP2FrameFlags
+    var streamID: UInt32
+    var reservedBitSet: Bool
+
+    /// Reads the header at `index`; the caller makes sure 9 bytes are there.
+    init(_ bytes: [UInt8], at index: Int) {
+        length = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
+        type = HTTP2FrameType(rawValue: bytes[index + 3])
+        flags = HTTP2FrameFlags(rawValue: bytes[index + 4])
+        let word =
+            UInt32(bytes[index + 5]) << 24 | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 8
+            | UInt32(bytes[index + 8])
+        streamID = word & 0x7FFF_FFFF
+        reservedBitSet = word & 0x8000_0000 != 0
+    }
+}

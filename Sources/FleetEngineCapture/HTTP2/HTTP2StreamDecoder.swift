@@ -1,0 +1,133 @@
+/// Decodes a raw HTTP/2 connection that was saved without its packets: the bytes each endpoint
+/// sent (one input per direction), or one input in which both directions' frames are interleaved
+/// whole.
+///
+/// With one input per direction, give the client's bytes first: each direction keeps its own
+/// frame reader and HPACK table, and a call's response is read after its request. In an
+/// interleaved input the sender of each frame is worked out from the stream: the first header
+/// block on a stream is the client's request headers, any later one is the server's; DATA
+/// belongs to whoever sent the stream's latest header block; a CONTINUATION to whoever sent the
+/// block it continues.
+public struct HTTP2StreamDecoder: Sendable {
+    private var connection: HTTP2ConnectionDecoder
+    private var clientReader: HTTP2FrameReader
+    private var serverReader: HTTP2FrameReader
+    private var interleavedReader: HTTP2FrameReader
+    /// For interleaved input: per stream, whether the latest header block came from the client.
+    private var latestHeadersFromClient: [UInt32: Bool] = [:]
+    private var continuationFromClient = true
+    private var lastTimestamp: CaptureTimestamp?
+
+    /// A decoder for one connection.
+    ///
+    /// - Parameters:
+    ///   - options: how calls are read.
+    ///   - startsAtConnectionStart: whether the inputs begin where the connection began (with the
+    ///     client's preface); when false, the first frame boundary is looked for.
+    public init(options: CaptureOptions = CaptureOptions(), startsAtConnectionStart: Bool = true) {
+        clientReader = HTTP2FrameReader(startsAtConnectionStart: startsAtConnectionStart)
+        serverReader = HTTP2FrameReader(startsAtConnectionStart: startsAtConnectionStart)
+        interleavedReader = HTTP2FrameReader(startsAtConnectionStart: startsAtConnectionStart)
+        connection = HTTP2ConnectionDecoder(
+            connection: CapturedConnection(id: 1, client: nil, server: nil), options: options)
+    }
+
+    /// Takes the next bytes one endpoint sent.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes, in order.
+    ///   - fromClient: whether the client sent them.
+    ///   - byteOffset: where the first of them is in its input.
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, fromClient: Bool, byteOffset: Int64) -> [CaptureRecord] {
+        var records: [CaptureRecord] = []
+        let timestamp = CaptureTimestamp(seconds: 0, nanoseconds: 0)
+        if fromClient {
+            clientReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
+            Self.drain(&clientReader, &connection, fromClient: true, into: &records)
+        } else {
+            serverReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
+            Self.drain(&serverReader, &connection, fromClient: false, into: &records)
+        }
+        return records
+    }
+
+    /// Takes the next bytes of an input holding both directions' frames.
+    public mutating func receiveInterleaved(_ bytes: ArraySlice<UInt8>, byteOffset: Int64) -> [CaptureRecord] {
+        var records: [CaptureRecord] = []
+        interleavedReader.append(bytes, byteOffset: byteOffset, timestamp: CaptureTimestamp(seconds: 0, nanoseconds: 0))
+        while true {
+            let event: HTTP2FrameReader.Event?
+            do throws(CaptureError) {
+                event = try interleavedReader.next()
+            } catch {
+                records.append(.problem(CaptureProblem(timestamp: nil, connection: nil, streamID: nil, error: error)))
+                continue
+            }
+            guard let event else { break }
+            guard case .frame(let frame) = event else {
+                Self.report(event, into: &records)
+                continue
+            }
+            let fromClient: Bool
+            switch frame.type {
+            case .headers:
+                fromClient = latestHeadersFromClient[frame.streamID] == nil
+                latestHeadersFromClient[frame.streamID] = fromClient
+                continuationFromClient = fromClient
+            case .continuation:
+                fromClient = continuationFromClient
+            case .data, .rstStream:
+                fromClient = latestHeadersFromClient[frame.streamID] ?? true
+            default:
+                // Connection-level frames: SETTINGS applies to both HPACK tables alike below.
+                fromClient = true
+            }
+            connection.receive(frame, fromClient: fromClient, into: &records)
+            if frame.type == .settings { connection.receive(frame, fromClient: false, into: &records) }
+        }
+        return records
+    }
+
+    /// Ends the input: incomplete frames and calls still open are reported.
+    public mutating func finish() -> [CaptureRecord] {
+        var records: [CaptureRecord] = []
+        for var reader in [clientReader, serverReader, interleavedReader] {
+            if let leftover = reader.finish() { Self.report(leftover, into: &records) }
+        }
+        connection.finish(timestamp: nil, into: &records)
+        return records
+    }
+
+    private static func drain(
+        _ reader: inout HTTP2FrameReader, _ connection: inout HTTP2ConnectionDecoder, fromClient: Bool,
+        into records: inout [CaptureRecord]
+    ) {
+        while true {
+            let event: HTTP2FrameReader.Event?
+            do throws(CaptureError) {
+                event = try reader.next()
+            } catch {
+                records.append(.problem(CaptureProblem(timestamp: nil, connection: nil, streamID: nil, error: error)))
+                continue
+            }
+            guard let event else { return }
+            if case .frame(let frame) = event {
+                connection.receive(frame, fromClient: fromClient, into: &records)
+            } else {
+                Self.report(event, into: &records)
+            }
+        }
+    }
+
+    private static func report(_ event: HTTP2FrameReader.Event, into records: inout [CaptureRecord]) {
+        guard case .skipped(let streamOffset, let length, let byteOffset) = event else { return }
+        records.append(
+            .problem(
+                CaptureProblem(
+                    timestamp: nil, connection: nil, streamID: nil,
+                    error: CaptureError(
+                        code: .malformedFrame,
+                        message: "\(length) bytes at stream offset \(streamOffset) belong to no frame; skipped",
+                        byteOffset: byteOffset))))
+    }
+}

@@ -1,0 +1,30 @@
+/// When a packet was captured: seconds and nanoseconds since the Unix epoch (UTC), as pcap and
+/// pcapng record it, at whatever resolution the capture had.
+public struct CaptureTimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Whole seconds since 1970-01-01T00:00:00Z.
+    public var seconds: Int64
+    /// The fraction of the second, in nanoseconds (0 up to 999,999,999).
+    public var nanoseconds: UInt32
+
+    /// A timestamp from its parts.
+    public init(seconds: Int64, nanoseconds: UInt32) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Orders by time.
+    public static func < (lhs: CaptureTimestamp, rhs: CaptureTimestamp) -> Bool {
+        (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+    }
+
+    /// The time from `earlier` to this one, in nanoseconds.
+    public func nanoseconds(since earlier: CaptureTimestamp) -> Int64 {
+        (seconds - earlier.seconds) * 1_000_000_000 + Int64(nanoseconds) - Int64(earlier.nanoseconds)
+    }
+
+    /// `seconds.nanoseconds` with nine digits of fraction, as the JSON lines print it.
+    public var description: String {
+        let fraction = String(nanoseconds)
+        return "\(seconds)." + String(repeating: "0", count: 9 - fraction.count) + fraction
+    }
+}

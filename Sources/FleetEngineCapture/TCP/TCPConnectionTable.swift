@@ -1,0 +1,221 @@
+/// Routes the TCP segments of a whole capture to their connections and reassembles the byte
+/// stream of each direction with a ``TCPStreamReassembler``.
+///
+/// Feed it every segment in capture order with ``receive(_:)``, then call ``finish()``. A
+/// connection is keyed by the unordered pair of its endpoints. It opens with its first segment
+/// that carries a SYN or payload (bare ACKs, FINs and RSTs of a connection the table does not know
+/// are ignored: they are the tail of a connection that already ended, or of one that ended before
+/// the capture started) and ends, with a `.ended` event, when:
+///
+/// - both directions closed with a FIN, or either sent a RST;
+/// - a SYN (or a SYN-ACK whose SYN the capture missed) arrives with another initial sequence
+///   number than its sender's direction started with (RFC 9293 section 3.4.1), or from a
+///   direction that started mid-connection: the endpoint pair is being reused by a new
+///   connection, which opens right after with a new id;
+/// - ``maxConnections`` connections are open and another one opens: the least recently active
+///   one is ended, its buffered bytes flushed first;
+/// - ``finish()`` is called.
+///
+/// An ended connection is forgotten, so memory grows with the connections open at one time (at
+/// most ``maxConnections``, each holding at most two reorder buffers), not with the capture.
+public struct TCPConnectionTable: Sendable {
+    /// An endpoint pair in a fixed order, so that both directions find the same connection.
+    private struct Key: Hashable, Sendable {
+        var lower: TCPEndpoint
+        var upper: TCPEndpoint
+
+        init(_ one: TCPEndpoint, _ other: TCPEndpoint) {
+            if Key.precedes(one, other) {
+                (lower, upper) = (one, other)
+            } else {
+                (lower, upper) = (other, one)
+            }
+        }
+
+        private static func precedes(_ one: TCPEndpoint, _ other: TCPEndpoint) -> Bool {
+            switch (one.address, other.address) {
+            case (.v4(let left), .v4(let right)):
+                return (left, one.port) < (right, other.port)
+            case (.v6(let leftHigh, let leftLow), .v6(let rightHigh, let rightLow)):
+                return (leftHigh, leftLow, one.port) < (rightHigh, rightLow, other.port)
+            case (.v4, .v6):
+                return true
+            case (.v6, .v4):
+                return false
+            }
+        }
+    }
+
+    /// An open connection: what was told about it, its two directions, and its place in the list
+    /// from least to most recently active.
+    private struct Entry: Sendable {
+        var connection: TCPConnection
+        var key: Key
+        var fromFirstSource: TCPStreamReassembler
+        var fromFirstDestination: TCPStreamReassembler
+        var older: Int?
+        var newer: Int?
+    }
+
+    /// The most connections open at one time; opening one more ends the least recently active.
+    public let maxConnections: Int
+    /// The reorder buffer limit of each direction (``TCPStreamReassembler/maxBufferedBytes``).
+    public let maxBufferedBytesPerDirection: Int
+
+    private var ids: [Key: Int] = [:]
+    private var entries: [Int: Entry] = [:]
+    private var mostRecentlyActive: Int?
+    private var leastRecentlyActive: Int?
+    private var lastID = 0
+    private var latestTimestamp: CaptureTimestamp?
+
+    /// A table that keeps at most `maxConnections` connections open, each direction buffering at
+    /// most `maxBufferedBytesPerDirection` out-of-order bytes.
+    public init(maxConnections: Int = 65_536, maxBufferedBytesPerDirection: Int = 8 << 20) {
+        self.maxConnections = max(1, maxConnections)
+        self.maxBufferedBytesPerDirection = maxBufferedBytesPerDirection
+    }
+
+    /// How many connections are open now.
+    public var openConnectionCount: Int { entries.count }
+
+    /// Takes the next segment of the capture and returns what it opens, delivers and ends.
+    public mutating func receive(_ segment: TCPSegment) -> [TCPConnectionEvent] {
+        latestTimestamp = max(latestTimestamp ?? segment.timestamp, segment.timestamp)
+        var events: [TCPConnectionEvent] = []
+        let key = Key(segment.source, segment.destination)
+        if let id = ids[key], startsNewConnection(segment, on: id) {
+            end(id, at: segment.timestamp, into: &events)
+        }
+        guard let id = ids[key] ?? open(segment, key: key, into: &events) else { return events }
+        markActive(id)
+
+        let streamEvents: [TCPStreamEvent]
+        if entries[id]?.connection.firstSource == segment.source {
+            streamEvents = entries[id]?.fromFirstSource.receive(segment) ?? []
+        } else {
+            streamEvents = entries[id]?.fromFirstDestination.receive(segment) ?? []
+        }
+        append(streamEvents, connectionID: id, from: segment.source, into: &events)
+
+        let bothClosed = entries[id].map { $0.fromFirstSource.isClosed && $0.fromFirstDestination.isClosed }
+        if segment.flags.contains(.rst) || bothClosed == true {
+            end(id, at: segment.timestamp, into: &events)
+        }
+        return events
+    }
+
+    /// Ends every open connection, in the order they opened, at the end of the capture: flushes
+    /// what each direction still buffers (gaps stamped with the capture's latest timestamp) and
+    /// reports `.ended`.
+    public mutating func finish() -> [TCPConnectionEvent] {
+        var events: [TCPConnectionEvent] = []
+        for id in entries.keys.sorted() {
+            end(id, at: latestTimestamp, into: &events)
+        }
+        return events
+    }
+
+    /// Whether `segment` is a SYN that reuses the endpoint pair of connection `id` for a new one.
+    private func startsNewConnection(_ segment: TCPSegment, on id: Int) -> Bool {
+        guard segment.flags.contains(.syn), let entry = entries[id] else {
+            return false
+        }
+        let direction =
+            entry.connection.firstSource == segment.source ? entry.fromFirstSource : entry.fromFirstDestination
+        // A retransmitted SYN (or SYN-ACK) repeats the initial sequence number; a new connection
+        // picks another (RFC 9293 section 3.4.1). A direction that started without one was
+        // mid-connection, and a SYN never follows data in the same connection.
+        return direction.hasStarted && direction.initialSequenceNumber != segment.sequenceNumber
+    }
+
+    /// Opens a connection for `segment` when it can start one, ending the least recently active
+    /// connection first if the table is full.
+    private mutating func open(_ segment: TCPSegment, key: Key, into events: inout [TCPConnectionEvent]) -> Int? {
+        guard segment.flags.contains(.syn) || !segment.payload.isEmpty else { return nil }
+        if entries.count >= maxConnections, let evicted = leastRecentlyActive {
+            end(evicted, at: segment.timestamp, into: &events)
+        }
+        let initiator: TCPEndpoint?
+        if segment.flags.contains(.syn) {
+            initiator = segment.flags.contains(.ack) ? segment.destination : segment.source
+        } else {
+            initiator = nil
+        }
+        lastID += 1
+        let connection = TCPConnection(
+            id: lastID, initiator: initiator, firstSource: segment.source, firstDestination: segment.destination)
+        let reassembler = TCPStreamReassembler(maxBufferedBytes: maxBufferedBytesPerDirection)
+        ids[key] = lastID
+        entries[lastID] = Entry(
+            connection: connection, key: key, fromFirstSource: reassembler, fromFirstDestination: reassembler)
+        events.append(.opened(connection))
+        return lastID
+    }
+
+    /// Flushes both directions of connection `id`, reports `.ended` and forgets it.
+    private mutating func end(_ id: Int, at timestamp: CaptureTimestamp?, into events: inout [TCPConnectionEvent]) {
+        unlink(id)
+        guard var entry = entries.removeValue(forKey: id) else { return }
+        ids[entry.key] = nil
+        let connection = entry.connection
+        append(
+            entry.fromFirstSource.finish(at: timestamp), connectionID: id, from: connection.firstSource, into: &events)
+        append(
+            entry.fromFirstDestination.finish(at: timestamp), connectionID: id, from: connection.firstDestination,
+            into: &events)
+        events.append(.ended(connectionID: id))
+    }
+
+    private func append(
+        _ streamEvents: [TCPStreamEvent], connectionID id: Int, from source: TCPEndpoint,
+        into events: inout [TCPConnectionEvent]
+    ) {
+        for event in streamEvents {
+            switch event {
+            case .data(let bytes, let streamOffset, let timestamp, let byteOffset):
+                events.append(
+                    .data(
+                        connectionID: id, from: source, bytes: bytes, streamOffset: streamOffset,
+                        timestamp: timestamp, byteOffset: byteOffset))
+            case .gap(let streamOffset, let length, let timestamp):
+                events.append(
+                    .gap(
+                        connectionID: id, from: source, streamOffset: streamOffset, length: length, timestamp: timestamp
+                    ))
+            case .closed(let reset, let timestamp):
+                events.append(.closed(connectionID: id, from: source, reset: reset, timestamp: timestamp))
+            }
+        }
+    }
+
+    /// Moves connection `id` to the most recently active end of the list.
+    private mutating func markActive(_ id: Int) {
+        guard mostRecentlyActive != id else { return }
+        unlink(id)
+        entries[id]?.older = mostRecentlyActive
+        if let previous = mostRecentlyActive {
+            entries[previous]?.newer = id
+        } else {
+            leastRecentlyActive = id
+        }
+        mostRecentlyActive = id
+    }
+
+    /// Takes connection `id` out of the list from least to most recently active.
+    private mutating func unlink(_ id: Int) {
+        guard let entry = entries[id] else { return }
+        if let older = entry.older {
+            entries[older]?.newer = entry.newer
+        } else if leastRecentlyActive == id {
+            leastRecentlyActive = entry.newer
+        }
+        if let newer = entry.newer {
+            entries[newer]?.older = entry.older
+        } else if mostRecentlyActive == id {
+            mostRecentlyActive = entry.older
+        }
+        entries[id]?.older = nil
+        entries[id]?.newer = nil
+    }
+}

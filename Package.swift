@@ -89,13 +89,7 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineCapture",
-            dependencies: [
-                "FleetEngineCodec",
-                "FleetEngineStatus",
-                "FleetEngineWire",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
-            ]
+            dependencies: ["FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire"]
         ),
         .target(
             name: "FleetTripsCLI",
@@ -172,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "FleetTripsCLITests",
             dependencies: [
-                "FleetTripsCLI", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
+                "FleetTripsCLI", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
                 "FleetEngineWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

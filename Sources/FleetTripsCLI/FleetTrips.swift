@@ -10,13 +10,13 @@ public struct FleetTrips: AsyncParsableCommand {
         commandName: "fleettrips",
         abstract: """
             Work with Google Maps Fleet Engine trips: call TripService (get, search, create, update, delete), \
-            convert trip messages between binary and JSON, explain the gRPC statuses calls end with, and run a \
-            local Fleet Engine (the emulator).
+            convert trip messages between binary and JSON, explain the gRPC statuses calls end with, decode captured traffic, \
+            and run a local Fleet Engine (the emulator).
             """,
         subcommands: [
             GetCommand.self, SearchCommand.self, CreateCommand.self, UpdateCommand.self, DeleteCommand.self,
             DecodeCommand.self, EncodeCommand.self, TypesCommand.self, StatusCommand.self, ServeCommand.self,
-            TokenCommand.self,
+            TokenCommand.self, CaptureCommand.self,
         ]
     )
 

@@ -16,13 +16,13 @@ import FleetEngineWire
 /// Memory grows with the calls that are open, not with the connection's history.
 struct HTTP2ConnectionDecoder {
     /// One sender: the client or the server.
-    private struct Sender {
+    struct Sender {
         var headerBlocks = HeaderBlockDecoder()
         var pendingBlock: PendingBlock?
     }
 
     /// A header block whose CONTINUATION frames are still to come.
-    private struct PendingBlock {
+    struct PendingBlock {
         var streamID: UInt32
         var fragments: [UInt8]
         var endStream: Bool
@@ -30,7 +30,7 @@ struct HTTP2ConnectionDecoder {
     }
 
     /// What is known of one call.
-    private struct Call {
+    struct Call {
         var request = GRPCRequestReader()
         var response = GRPCResponseReader()
         /// Messages of a side whose header block was lost, read without it.
@@ -54,14 +54,14 @@ struct HTTP2ConnectionDecoder {
     }
 
     private(set) var connection: CapturedConnection
-    private let options: CaptureOptions
+    let options: CaptureOptions
     private var client = Sender()
     private var server = Sender()
-    private var calls: [UInt32: Call] = [:]
+    var calls: [UInt32: Call] = [:]
     /// Streams whose calls ended, so that a late frame (a WINDOW_UPDATE, a client's RST_STREAM
     /// after the trailers) does not start a call again; the oldest are forgotten, to bound memory.
-    private var endedStreams: Set<UInt32> = []
-    private var highestStreamID: UInt32 = 0
+    var endedStreams: Set<UInt32> = []
+    var highestStreamID: UInt32 = 0
 
     init(connection: CapturedConnection, options: CaptureOptions) {
         self.connection = connection
@@ -223,8 +223,7 @@ struct HTTP2ConnectionDecoder {
     }
 
     /// A header block that did not decode: the stream's messages are read without it from now on.
-    private mutating func lostHeaders(streamID: UInt32, fromClient: Bool, endStream: Bool, timestamp: CaptureTimestamp)
-    {
+    mutating func lostHeaders(streamID: UInt32, fromClient: Bool, endStream: Bool, timestamp: CaptureTimestamp) {
         guard var call = existingCall(streamID) else { return }
         if call.started == nil, fromClient { call.started = timestamp }
         if fromClient {
@@ -277,154 +276,4 @@ struct HTTP2ConnectionDecoder {
         }
     }
 
-    /// The messages complete in a deframer after `bytes`; a message that breaks the framing ends
-    /// the reading of that side (its results so far are kept).
-    private static func drain(_ deframer: inout GRPCMessageDeframer, _ bytes: ArraySlice<UInt8>) -> [Result<
-        [UInt8], WireError
-    >] {
-        deframer.append(bytes)
-        var results: [Result<[UInt8], WireError>] = []
-        while true {
-            do throws(WireError) {
-                guard let message = try deframer.next() else { return results }
-                if message.isCompressed {
-                    // Without the header block there is no `grpc-encoding` to decompress with.
-                    results.append(
-                        .failure(
-                            WireError(
-                                code: .compressedWithoutEncoding,
-                                message: "a compressed message on a stream whose headers were not decoded")))
-                } else {
-                    results.append(.success(message.payload))
-                }
-            } catch {
-                results.append(.failure(error))
-                return results
-            }
-        }
-    }
-
-    private mutating func rawMessage(
-        _ result: Result<[UInt8], WireError>, direction: CallDirection, frame: CapturedHTTP2Frame,
-        into records: inout [CaptureRecord]
-    ) {
-        switch result {
-        case .success(let payload):
-            message(
-                payload, direction: direction, streamID: frame.streamID, timestamp: frame.timestamp,
-                byteOffset: frame.byteOffset, into: &records)
-        case .failure(let error):
-            problem(.malformedFrame, "\(direction) message: \(error)", frame: frame, into: &records)
-        }
-    }
-
-    // MARK: Calls
-
-    /// The call on `streamID`, made when the capture shows a stream it did not see begin.
-    private mutating func existingCall(_ streamID: UInt32) -> Call? {
-        if let call = calls[streamID] { return call }
-        guard !endedStreams.contains(streamID) else { return nil }
-        highestStreamID = max(highestStreamID, streamID)
-        var call = Call()
-        if let override = options.methodOverride { call.setMethod(override, inferred: true) }
-        return call
-    }
-
-    private mutating func requestEvents(
-        _ events: [GRPCRequestReader.Event], streamID: UInt32, timestamp: CaptureTimestamp, byteOffset: Int64,
-        into records: inout [CaptureRecord]
-    ) {
-        for event in events {
-            switch event {
-            case .message(let payload):
-                message(
-                    payload, direction: .request, streamID: streamID, timestamp: timestamp, byteOffset: byteOffset,
-                    into: &records)
-            case .failed(let error):
-                records.append(
-                    .problem(
-                        CaptureProblem(
-                            timestamp: timestamp, connection: connection, streamID: streamID,
-                            error: CaptureError(
-                                code: .malformedFrame, message: "the request of stream \(streamID): \(error.message)",
-                                byteOffset: byteOffset, cause: error))))
-            case .requestHead, .end, .reset:
-                break
-            }
-        }
-    }
-
-    private mutating func responseEvents(
-        _ events: [GRPCResponseReader.Event], streamID: UInt32, timestamp: CaptureTimestamp, byteOffset: Int64?,
-        into records: inout [CaptureRecord]
-    ) {
-        for event in events {
-            switch event {
-            case .message(let payload):
-                message(
-                    payload, direction: .response, streamID: streamID, timestamp: timestamp,
-                    byteOffset: byteOffset ?? 0, into: &records)
-            case .end(let status, _):
-                guard let call = calls.removeValue(forKey: streamID) else { continue }
-                endedStreams.insert(streamID)
-                if endedStreams.count > 8_192 {
-                    // Client stream ids only grow (RFC 9113 section 5.1.1): old ones do not return.
-                    let horizon = highestStreamID > 16_384 ? highestStreamID - 16_384 : 0
-                    endedStreams = endedStreams.filter { $0 >= horizon }
-                }
-                records.append(
-                    .callEnd(
-                        CapturedCallEnd(
-                            timestamp: timestamp, connection: connection, streamID: streamID, method: call.method,
-                            methodInferred: call.methodInferred, status: status,
-                            latencyNanoseconds: call.started.map { timestamp.nanoseconds(since: $0) },
-                            requestMessageCount: call.requestMessages, responseMessageCount: call.responseMessages)))
-            case .responseHead:
-                break
-            }
-        }
-    }
-
-    private mutating func message(
-        _ payload: [UInt8], direction: CallDirection, streamID: UInt32, timestamp: CaptureTimestamp, byteOffset: Int64,
-        into records: inout [CaptureRecord]
-    ) {
-        guard var call = calls[streamID] ?? existingCall(streamID) else { return }
-        if call.method == nil, direction == .request,
-            let inferred = TripServiceSchema.inferMethod(fromRequest: payload[...])
-        {
-            call.setMethod(inferred.path, inferred: true)
-        }
-        var type = direction == .request ? call.requestType : call.responseType
-        if type == nil, call.method == nil, direction == .response {
-            type = TripServiceSchema.inferResponseType(payload[...])
-        }
-        var decoded: (any ProtobufMessage)?
-        var decodingError: CodecError?
-        if let type {
-            do throws(CodecError) {
-                decoded = try type.init(serializedBytes: payload, options: DecodingOptions())
-            } catch {
-                decodingError = error
-            }
-        }
-        if direction == .request { call.requestMessages += 1 } else { call.responseMessages += 1 }
-        calls[streamID] = call
-        records.append(
-            .message(
-                CapturedMessage(
-                    timestamp: timestamp, connection: connection, streamID: streamID, direction: direction,
-                    method: call.method, methodInferred: call.methodInferred, message: decoded, payload: payload,
-                    decodingError: decodingError, byteOffset: byteOffset)))
-    }
-
-    private func problem(
-        _ code: CaptureError.Code, _ message: String, frame: CapturedHTTP2Frame, into records: inout [CaptureRecord]
-    ) {
-        records.append(
-            .problem(
-                CaptureProblem(
-                    timestamp: frame.timestamp, connection: connection, streamID: frame.streamID,
-                    error: CaptureError(code: code, message: message, byteOffset: frame.byteOffset))))
-    }
 }

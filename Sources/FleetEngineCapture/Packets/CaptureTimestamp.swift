@@ -17,9 +17,19 @@ public struct CaptureTimestamp: Hashable, Comparable, Sendable, CustomStringConv
         (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
     }
 
-    /// The time from `earlier` to this one, in nanoseconds.
+    /// The time from `earlier` to this one, in nanoseconds, or `Int64.max` (`Int64.min` when this
+    /// one is earlier) when that does not fit 64 bits (about 292 years).
+    ///
+    /// Timestamps come from the capture file, and a pcapng timestamp can be any 64-bit count of
+    /// units plus an offset, so a corrupt one must not trap here.
     public func nanoseconds(since earlier: CaptureTimestamp) -> Int64 {
-        (seconds - earlier.seconds) * 1_000_000_000 + Int64(nanoseconds) - Int64(earlier.nanoseconds)
+        let (seconds, secondsOverflow) = self.seconds.subtractingReportingOverflow(earlier.seconds)
+        let (scaled, scaledOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, totalOverflow) = scaled.addingReportingOverflow(Int64(nanoseconds) - Int64(earlier.nanoseconds))
+        guard !secondsOverflow, !scaledOverflow, !totalOverflow else {
+            return self < earlier ? .min : .max
+        }
+        return total
     }
 
     /// `seconds.nanoseconds` with nine digits of fraction, as the JSON lines print it.

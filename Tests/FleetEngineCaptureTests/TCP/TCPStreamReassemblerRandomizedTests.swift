@@ -14,7 +14,7 @@ struct TCPStreamReassemblerRandomizedTests {
         var received: [Bool]
         var finReceived: Bool
 
-        init(seed: UInt64, length: Int, lossPercent: Int, generator: inout TCPTestRandom) {
+        init(seed: UInt64, length: Int, lossPercent: Int, generator: inout CaptureTestRandomGenerator) {
             let content = Traffic.bytes(length, seed: UInt8(truncatingIfNeeded: seed))
             var received = Array(repeating: false, count: length)
             var finReceived = false
@@ -80,7 +80,7 @@ struct TCPStreamReassemblerRandomizedTests {
 
     @Test(arguments: 0..<60)
     func shuffledDuplicatedAndLossyTrafficReassemblesToTheReceivedBytesAndGaps(seed: Int) {
-        var generator = TCPTestRandom(seed: UInt64(seed))
+        var generator = CaptureTestRandomGenerator(seed: UInt64(seed))
         let length = Int.random(in: 1...4000, using: &generator)
         let transmission = Transmission(
             seed: UInt64(seed), length: length, lossPercent: seed % 4 == 0 ? 0 : 10, generator: &generator)
@@ -92,7 +92,7 @@ struct TCPStreamReassemblerRandomizedTests {
 
     @Test(arguments: 0..<30)
     func smallReorderBufferNeverHoldsMoreThanItsLimitAndDeliversOnlyTrueBytes(seed: Int) {
-        var generator = TCPTestRandom(seed: UInt64(1000 + seed))
+        var generator = CaptureTestRandomGenerator(seed: UInt64(1000 + seed))
         let length = Int.random(in: 500...6000, using: &generator)
         let transmission = Transmission(
             seed: UInt64(seed), length: length, lossPercent: 10, generator: &generator)
@@ -126,7 +126,7 @@ struct TCPStreamReassemblerRandomizedTests {
 
     @Test(arguments: 0..<20)
     func smallReorderBufferLosesNothingWhenNoSegmentIsMissing(seed: Int) {
-        var generator = TCPTestRandom(seed: UInt64(2000 + seed))
+        var generator = CaptureTestRandomGenerator(seed: UInt64(2000 + seed))
         let length = Int.random(in: 100...3000, using: &generator)
         let transmission = Transmission(
             seed: UInt64(seed), length: length, lossPercent: 0, generator: &generator)

@@ -1,0 +1,192 @@
+/// Turns a packet capture (pcap or pcapng) of gRPC traffic into records, as its bytes arrive.
+///
+/// The layers, each its own type: ``CaptureFileReader`` (records and blocks to packets),
+/// ``PacketDecoder`` (link layer, IP and TCP headers to segments), ``TCPConnectionTable``
+/// (segments to each direction's bytes, in order, with gaps reported), ``HTTP2FrameReader`` (bytes
+/// to frames), then one connection decoder per TCP connection (HPACK, the Wire layer's gRPC
+/// readers, the codec). Feed it any number of chunks, from a file, standard input or a capture
+/// still being written, then call ``finish()``.
+///
+/// Memory grows with the connections and calls that are open, not with the capture: a capture of
+/// many gigabytes streams through.
+public struct CaptureDecoder: Sendable {
+    fileprivate struct Connection: Sendable {
+        var tcp: TCPConnection
+        var calls: HTTP2ConnectionDecoder?
+        var client: TCPEndpoint?
+        var readers: [TCPEndpoint: HTTP2FrameReader] = [:]
+    }
+
+    private let options: CaptureOptions
+    private var file = CaptureFileReader()
+    private var table = TCPConnectionTable()
+    private var connections: [Int: Connection] = [:]
+    private var reportedLinkTypes: Set<LinkType> = []
+    private var lastTimestamp: CaptureTimestamp?
+
+    /// A decoder for one capture.
+    public init(options: CaptureOptions = CaptureOptions()) {
+        self.options = options
+    }
+
+    /// The number of packets read so far.
+    public private(set) var packetCount = 0
+
+    /// Takes the next bytes of the capture and returns what they completed.
+    ///
+    /// - Throws: a ``CaptureError`` when the capture file itself is unreadable (not a capture, a
+    ///   record that contradicts itself); problems inside packets, TCP streams and HTTP/2 come back
+    ///   as ``CaptureRecord/problem(_:)`` records instead, and decoding goes on.
+    public mutating func decode(_ bytes: some Collection<UInt8>) throws(CaptureError) -> [CaptureRecord] {
+        file.append(bytes)
+        var records: [CaptureRecord] = []
+        while let packet = try file.nextPacket() {
+            packetCount += 1
+            lastTimestamp = packet.timestamp
+            let segment: TCPSegment?
+            do throws(CaptureError) {
+                segment = try PacketDecoder.tcpSegment(in: packet)
+            } catch {
+                if error.code == .unsupportedLinkType {
+                    // Once per link type: every packet of such an interface would say the same.
+                    guard reportedLinkTypes.insert(packet.linkType).inserted else { continue }
+                }
+                records.append(.problem(CaptureProblem(timestamp: packet.timestamp, error: error)))
+                continue
+            }
+            guard let segment else { continue }
+            for event in table.receive(segment) { handle(event, into: &records) }
+        }
+        return records
+    }
+
+    /// Ends the capture: what the file, TCP and HTTP/2 still hold is reported, and calls still
+    /// open end with the status of a connection that went away.
+    ///
+    /// - Throws: `truncatedCapture` when the capture ends inside a record.
+    public mutating func finish() throws(CaptureError) -> [CaptureRecord] {
+        var records: [CaptureRecord] = []
+        for event in table.finish() { handle(event, into: &records) }
+        for id in connections.keys.sorted() { end(id, into: &records) }
+        try file.finish()
+        return records
+    }
+
+    // MARK: Connections
+
+    private mutating func handle(_ event: TCPConnectionEvent, into records: inout [CaptureRecord]) {
+        switch event {
+        case .opened(let tcp):
+            connections[tcp.id] = Connection(tcp: tcp)
+        case .data(let id, let from, let bytes, _, let timestamp, let byteOffset):
+            guard var connection = connections[id] else { return }
+            connection.prepare(firstBytes: bytes, from: from, options: options)
+            var reader =
+                connection.readers[from]
+                ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
+            reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
+            Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
+            connection.readers[from] = reader
+            connections[id] = connection
+        case .gap(let id, let from, let streamOffset, let length, let timestamp):
+            guard var connection = connections[id] else { return }
+            let label = connection.calls.map { "\($0.connection)" } ?? connection.tcp.description
+            records.append(
+                .problem(
+                    CaptureProblem(
+                        timestamp: timestamp, connection: connection.calls?.connection,
+                        error: CaptureError(
+                            code: .truncatedCapture,
+                            message: "\(length) bytes sent by \(from) on \(label) are missing from the capture at "
+                                + "stream offset \(streamOffset); decoding goes on from the next frame"))))
+            if var reader = connection.readers[from] {
+                if let skipped = reader.skipMissingBytes(length) {
+                    Self.report(skipped, connection: connection.calls?.connection, timestamp: timestamp, into: &records)
+                }
+                connection.readers[from] = reader
+            } else {
+                connection.readers[from] = HTTP2FrameReader(startsAtConnectionStart: false)
+            }
+            connections[id] = connection
+        case .closed:
+            break
+        case .ended(let id):
+            end(id, into: &records)
+        }
+    }
+
+    private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
+        guard var connection = connections.removeValue(forKey: id) else { return }
+        for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
+            guard var reader = connection.readers[endpoint] else { continue }
+            if let leftover = reader.finish() {
+                Self.report(
+                    leftover, connection: connection.calls?.connection, timestamp: lastTimestamp, into: &records)
+            }
+        }
+        connection.calls?.finish(timestamp: lastTimestamp, into: &records)
+    }
+
+    private static func drain(
+        _ reader: inout HTTP2FrameReader, into connection: inout Connection, fromClient: Bool,
+        records: inout [CaptureRecord]
+    ) {
+        while true {
+            let event: HTTP2FrameReader.Event?
+            do throws(CaptureError) {
+                event = try reader.next()
+            } catch {
+                records.append(
+                    .problem(CaptureProblem(timestamp: nil, connection: connection.calls?.connection, error: error)))
+                continue
+            }
+            guard let event else { return }
+            switch event {
+            case .frame(let frame):
+                connection.calls?.receive(frame, fromClient: fromClient, into: &records)
+            case .preface:
+                break
+            case .skipped:
+                report(event, connection: connection.calls?.connection, timestamp: nil, into: &records)
+            }
+        }
+    }
+
+    private static func report(
+        _ event: HTTP2FrameReader.Event, connection: CapturedConnection?, timestamp: CaptureTimestamp?,
+        into records: inout [CaptureRecord]
+    ) {
+        guard case .skipped(let streamOffset, let length, let byteOffset) = event else { return }
+        records.append(
+            .problem(
+                CaptureProblem(
+                    timestamp: timestamp, connection: connection,
+                    error: CaptureError(
+                        code: .malformedFrame,
+                        message: "\(length) bytes at stream offset \(streamOffset) belong to no frame; skipped",
+                        byteOffset: byteOffset))))
+    }
+}
+
+extension CaptureDecoder.Connection {
+    /// Decides which endpoint is the client, once, when the first bytes arrive: the endpoint that
+    /// opened the connection (its SYN), else the one whose bytes begin with the HTTP/2 client
+    /// preface, else the one with the higher port (servers listen on low, well-known ports; clients
+    /// get ephemeral ones).
+    fileprivate mutating func prepare(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint, options: CaptureOptions) {
+        guard calls == nil else { return }
+        let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
+        let client: TCPEndpoint
+        if let initiator = tcp.initiator {
+            client = initiator
+        } else if firstBytes.starts(with: HTTP2FrameReader.clientPreface.prefix(firstBytes.count)) {
+            client = from
+        } else {
+            client = from.port > other.port ? from : other
+        }
+        self.client = client
+        calls = HTTP2ConnectionDecoder(
+            connection: CapturedConnection(id: tcp.id, client: client, server: client == from ? other : from),
+            options: options)
+    }
+}

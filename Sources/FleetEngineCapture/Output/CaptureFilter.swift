@@ -1,0 +1,71 @@
+/// Keeps the records of the calls a user asked for: by method, by trip name, by final status.
+///
+/// A call is kept whole or not at all: its messages are held until the call ends when the filter
+/// depends on the status, so memory grows with the calls that are open and match so far. Problems
+/// are always kept: they say what the decoder could not read.
+public struct CaptureFilter: Sendable {
+    /// A `:path`, or a method name that the path ends with (`GetTrip`).
+    public var method: String?
+    /// A trip name (`providers/p/trips/t`) or trip id that one of the call's messages carries.
+    public var trip: String?
+    /// Status names (`NOT_FOUND`) or numbers the call must have ended with.
+    public var statuses: Set<String>
+
+    private struct CallKey: Hashable, Sendable {
+        var connection: Int
+        var stream: UInt32
+    }
+
+    private var held: [CallKey: [CaptureRecord]] = [:]
+    private var tripMatched: Set<CallKey> = []
+
+    public init(method: String? = nil, trip: String? = nil, statuses: Set<String> = []) {
+        self.method = method
+        self.trip = trip
+        self.statuses = statuses
+    }
+
+    /// Whether the filter keeps everything.
+    public var isEmpty: Bool { method == nil && trip == nil && statuses.isEmpty }
+
+    /// The records to print now, of those given so far.
+    public mutating func filter(_ records: [CaptureRecord]) -> [CaptureRecord] {
+        guard !isEmpty else { return records }
+        var kept: [CaptureRecord] = []
+        for record in records {
+            switch record {
+            case .problem:
+                kept.append(record)
+            case .message(let message):
+                guard methodMatches(message.method) else { continue }
+                let key = CallKey(connection: message.connection.id, stream: message.streamID)
+                if let trip, message.payload.firstRange(of: Array(trip.utf8)) != nil { tripMatched.insert(key) }
+                if statuses.isEmpty, trip == nil || tripMatched.contains(key), held[key] == nil {
+                    kept.append(record)
+                } else {
+                    held[key, default: []].append(record)
+                }
+            case .callEnd(let end):
+                let key = CallKey(connection: end.connection.id, stream: end.streamID)
+                let messages = held.removeValue(forKey: key) ?? []
+                let matchedTrip = tripMatched.remove(key) != nil
+                guard methodMatches(end.method), trip == nil || matchedTrip else { continue }
+                if !statuses.isEmpty {
+                    let name = end.status.code.name ?? ""
+                    guard statuses.contains(name) || statuses.contains(String(end.status.code.rawValue)) else {
+                        continue
+                    }
+                }
+                kept += messages
+                kept.append(record)
+            }
+        }
+        return kept
+    }
+
+    private func methodMatches(_ path: String?) -> Bool {
+        guard let method else { return true }
+        guard let path else { return false }
+        return path == method || path.hasSuffix("/" + method)
+    }
+}

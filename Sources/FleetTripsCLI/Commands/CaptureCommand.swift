@@ -1,0 +1,134 @@
+import ArgumentParser
+import FleetEngineCapture
+
+/// `fleettrips capture`: a packet capture (or raw HTTP/2) of Fleet Engine gRPC traffic in, one JSON
+/// line per message and per call end out.
+public struct CaptureCommand: ParsableCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Decode captured gRPC traffic (pcap, pcapng, or raw HTTP/2) into one JSON line per message.",
+        discussion: """
+            Each message line has time, connection (client -> server), stream, direction (request or \
+            response), method, type and message (proto3 JSON; without a schema for methods other than \
+            TripService's: field numbers, wire types and values). The line that ends a call has its status \
+            (code, name, message) and, when it failed, the typed error. Problems with the capture (missing \
+            bytes, frames that break HTTP/2, header blocks that do not decode) are lines with "problem", and \
+            decoding goes on after them. A capture that began mid-connection still yields its DATA: the \
+            method is inferred from the messages (or taken from --method) and marked "methodInferred".
+            """
+    )
+
+    /// The capture, or the client's bytes with --h2.
+    @Argument(help: ArgumentHelp("The capture file; - reads standard input.", valueName: "file"))
+    public var file: String = "-"
+
+    /// With --h2, the server's bytes.
+    @Argument(
+        help: ArgumentHelp(
+            "With --h2: the server's bytes (the first file is then the client's).", valueName: "server-file"))
+    public var serverFile: String?
+
+    /// Raw HTTP/2 instead of packets.
+    @Flag(
+        name: .customLong("h2"), help: "The input is raw HTTP/2: one file per direction, or one with both interleaved.")
+    public var rawHTTP2 = false
+
+    /// The method of calls whose headers could not be read.
+    @Option(
+        name: .customLong("method"),
+        help: ArgumentHelp(
+            "The :path to assume for calls whose header blocks could not be decoded, instead of inferring it.",
+            valueName: "path"))
+    public var assumedMethod: String?
+
+    /// Keep only calls of this method.
+    @Option(
+        name: .customLong("only-method"),
+        help: ArgumentHelp("Keep only calls of this method (a :path, or a name such as GetTrip).", valueName: "method"))
+    public var onlyMethod: String?
+
+    /// Keep only calls about this trip.
+    @Option(help: ArgumentHelp("Keep only calls whose messages carry this trip name or id.", valueName: "name"))
+    public var trip: String?
+
+    /// Keep only calls that ended with these statuses.
+    @Option(
+        name: .customLong("status"),
+        help: ArgumentHelp(
+            "Keep only calls that ended with this status (name or number); repeatable.", valueName: "code"))
+    public var statuses: [String] = []
+
+    /// Print counts instead of records.
+    @Flag(help: "Print one JSON summary instead of the records: calls per method, statuses, latency.")
+    public var summary = false
+
+    /// Wait for more input at the end.
+    @Flag(help: "At the end of the file, wait for more (a capture still being written, e.g. by tcpdump -w).")
+    public var follow = false
+
+    /// With --follow, stop after this long without new bytes.
+    @Option(
+        name: .customLong("follow-idle-seconds"),
+        help: ArgumentHelp("With --follow: stop after this many seconds without new bytes.", valueName: "seconds"))
+    public var followIdleSeconds: Double?
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    public func validate() throws {
+        if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
+        if let followIdleSeconds, followIdleSeconds < 0 { throw ValidationError("--follow-idle-seconds must be >= 0") }
+    }
+
+    /// Decodes the input as the arguments say and writes the lines to `output`.
+    public func run(output: inout some ByteSink) throws {
+        let options = CaptureOptions(methodOverride: assumedMethod)
+        var filter = CaptureFilter(method: onlyMethod, trip: trip, statuses: Set(statuses.map { $0.uppercased() }))
+        var counts = CaptureSummary()
+        var buffer: [UInt8] = []
+        func emit(_ records: [CaptureRecord]) throws {
+            let kept = filter.filter(records)
+            if summary {
+                counts.add(kept)
+                return
+            }
+            buffer.removeAll(keepingCapacity: true)
+            for record in kept { buffer += record.jsonLine }
+            if !buffer.isEmpty { try output.write(buffer) }
+        }
+        let idle = followIdleSeconds.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        if rawHTTP2 {
+            var decoder = HTTP2StreamDecoder(options: options)
+            if let serverFile {
+                for (path, fromClient) in [(file, true), (serverFile, false)] {
+                    var offset: Int64 = 0
+                    try InputFile(path: path).readChunks { chunk in
+                        try emit(decoder.receive(chunk, fromClient: fromClient, byteOffset: offset))
+                        offset += Int64(chunk.count)
+                    }
+                }
+            } else {
+                var offset: Int64 = 0
+                try InputFile(path: file).readChunks(follow: follow, idleLimit: idle) { chunk in
+                    try emit(decoder.receiveInterleaved(chunk, byteOffset: offset))
+                    offset += Int64(chunk.count)
+                }
+            }
+            try emit(decoder.finish())
+        } else {
+            var decoder = CaptureDecoder(options: options)
+            try InputFile(path: file).readChunks(follow: follow, idleLimit: idle) { chunk in
+                try emit(decoder.decode(chunk))
+            }
+            try emit(decoder.finish())
+        }
+        if summary { try output.write(counts.jsonLine) }
+    }
+
+    /// Runs the command, writing to standard output.
+    public func run() throws {
+        var output = StandardOutput()
+        try run(output: &output)
+    }
+}

@@ -1,0 +1,100 @@
+import FleetEngineCapture
+import FleetTripsCLI
+import Foundation
+import Testing
+
+@Suite("fleettrips capture: JSON lines, summary and filters over a real capture")
+struct CaptureCommandTests {
+    /// tcpdump's capture of Google's TripServiceClient calling a grpcio server
+    /// (Tests/FleetEngineCaptureTests/Fixtures, made by Scripts/make-capture-fixtures.py): 10 calls
+    /// on one connection — GetTrip ×2, GetTrip NOT_FOUND, GetTrip INVALID_ARGUMENT, CreateTrip,
+    /// UpdateTrip, SearchTrips, ReportBillableTrip, DeleteTrip, GetTrip NOT_FOUND.
+    static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FleetEngineCaptureTests/Fixtures/grpcio-tripservice.pcap").path
+
+    static func run(_ arguments: [String]) throws -> [[String: Any]] {
+        let command = try #require(try CommandRunner.parse(["capture"] + arguments) as? CaptureCommand)
+        var output: [UInt8] = []
+        try command.run(output: &output)
+        return try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("every message and every call end is one line with the contract's fields")
+    func lines() throws {
+        let lines = try Self.run([Self.capture])
+        let messages = lines.filter { $0["message"] != nil }
+        let ends = lines.filter { $0["status"] != nil }
+        #expect(ends.count == 10)
+        #expect(lines.allSatisfy { $0["problem"] == nil })
+        for line in messages {
+            #expect(line["connection"] is String)
+            #expect(line["stream"] is Int)
+            #expect(["request", "response"].contains(line["direction"] as? String))
+            #expect((line["method"] as? String)?.hasPrefix("/maps.fleetengine.v1.TripService/") == true)
+            let type = try #require(line["type"] as? String)
+            #expect(type.hasPrefix("maps.fleetengine.v1.") || type == "google.protobuf.Empty")
+        }
+        let first = try #require(messages.first)
+        #expect(first["type"] as? String == "maps.fleetengine.v1.GetTripRequest")
+        #expect((first["message"] as? [String: Any])?["name"] as? String == "providers/test-project/trips/trip-small")
+        let statuses = ends.compactMap { ($0["status"] as? [String: Any])?["name"] as? String }
+        #expect(statuses == ["OK", "OK", "NOT_FOUND", "INVALID_ARGUMENT", "OK", "OK", "OK", "OK", "OK", "NOT_FOUND"])
+        let failed = try #require(ends.first { $0["error"] != nil })
+        #expect((failed["error"] as? [String: Any])?["code"] as? Int == 5)
+    }
+
+    @Test("--summary: calls per method with their statuses and latency")
+    func summary() throws {
+        let lines = try Self.run(["--summary", Self.capture])
+        #expect(lines.count == 1)
+        let methods = try #require(lines[0]["methods"] as? [[String: Any]])
+        let getTrip = try #require(
+            methods.first { $0["method"] as? String == "/maps.fleetengine.v1.TripService/GetTrip" })
+        #expect(getTrip["calls"] as? Int == 5)
+        let statuses = try #require(getTrip["statuses"] as? [[String: Any]])
+        #expect(statuses.map { $0["name"] as? String } == ["INVALID_ARGUMENT", "NOT_FOUND", "OK"])
+        #expect(statuses.map { $0["calls"] as? Int } == [1, 2, 2])
+        #expect((getTrip["latencyMicros"] as? [String: Any])?["max"] is Int)
+        #expect(methods.count == 6)
+        #expect(lines[0]["problems"] as? Int == 0)
+    }
+
+    @Test("--only-method and --status keep the matching calls whole, and nothing else")
+    func methodAndStatusFilters() throws {
+        let lines = try Self.run(["--only-method", "GetTrip", "--status", "NOT_FOUND", Self.capture])
+        let ends = lines.filter { $0["status"] != nil }
+        #expect(ends.count == 2)
+        let requests = lines.filter { $0["direction"] as? String == "request" }
+        #expect(requests.count == 2)
+        #expect(lines.count == 4)
+    }
+
+    @Test("--trip keeps the calls whose messages name the trip")
+    func tripFilter() throws {
+        let lines = try Self.run(["--trip", "providers/test-project/trips/captured", Self.capture])
+        let methods = lines.filter { $0["status"] != nil }.compactMap {
+            ($0["method"] as? String)?.split(separator: "/").last
+        }
+        #expect(methods == ["CreateTrip", "UpdateTrip", "ReportBillableTrip", "DeleteTrip", "GetTrip"])
+    }
+
+    @Test("--follow with an idle limit reads the same lines from a finished file")
+    func follow() throws {
+        let plain = try Self.run([Self.capture])
+        let followed = try Self.run(["--follow", "--follow-idle-seconds", "0.2", Self.capture])
+        #expect(followed.count == plain.count)
+    }
+
+    @Test("a file that is not a capture: a typed error naming the problem and the offset")
+    func notACapture() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-capture-\(UUID()).txt").path
+        try Data("hello, this is text".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let command = try #require(try CommandRunner.parse(["capture", path]) as? CaptureCommand)
+        var output: [UInt8] = []
+        #expect(throws: CaptureError(.notACapture)) { try command.run(output: &output) }
+        #expect(output.isEmpty)
+    }
+}

@@ -79,17 +79,19 @@ public struct CaptureDecoder: Sendable {
         case .opened(let tcp):
             connections[tcp.id] = Connection(tcp: tcp)
         case .data(let id, let from, let bytes, _, let timestamp, let byteOffset):
-            guard var connection = connections[id] else { return }
+            // Taken out of the table while it changes, so that its buffers are not shared, and
+            // changing them does not copy them.
+            guard var connection = connections.removeValue(forKey: id) else { return }
             connection.prepare(firstBytes: bytes, from: from, options: options)
             var reader =
-                connection.readers[from]
+                connection.readers.removeValue(forKey: from)
                 ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
             connection.readers[from] = reader
             connections[id] = connection
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
-            guard var connection = connections[id] else { return }
+            guard var connection = connections.removeValue(forKey: id) else { return }
             let label = connection.calls.map { "\($0.connection)" } ?? connection.tcp.description
             records.append(
                 .problem(
@@ -99,7 +101,7 @@ public struct CaptureDecoder: Sendable {
                             code: .truncatedCapture,
                             message: "\(length) bytes sent by \(from) on \(label) are missing from the capture at "
                                 + "stream offset \(streamOffset); decoding goes on from the next frame"))))
-            if var reader = connection.readers[from] {
+            if var reader = connection.readers.removeValue(forKey: from) {
                 if let skipped = reader.skipMissingBytes(length) {
                     Self.report(skipped, connection: connection.calls?.connection, timestamp: timestamp, into: &records)
                 }

@@ -46,9 +46,11 @@ extension HTTP2ConnectionDecoder {
 
     // MARK: Calls
 
-    /// The call on `streamID`, made when the capture shows a stream it did not see begin.
+    /// The call on `streamID`, taken out of the table (the caller puts it back, changed; taking it out
+    /// keeps its buffers unshared, so that changing them does not copy them), or made when the
+    /// capture shows a stream it did not see begin.
     mutating func existingCall(_ streamID: UInt32) -> Call? {
-        if let call = calls[streamID] { return call }
+        if let call = calls.removeValue(forKey: streamID) { return call }
         guard !endedStreams.contains(streamID) else { return nil }
         highestStreamID = max(highestStreamID, streamID)
         var call = Call()
@@ -115,7 +117,7 @@ extension HTTP2ConnectionDecoder {
         _ payload: [UInt8], direction: CallDirection, streamID: UInt32, timestamp: CaptureTimestamp, byteOffset: Int64,
         into records: inout [CaptureRecord]
     ) {
-        guard var call = calls[streamID] ?? existingCall(streamID) else { return }
+        guard var call = existingCall(streamID) else { return }
         if call.method == nil, direction == .request,
             let inferred = TripServiceSchema.inferMethod(fromRequest: payload[...])
         {

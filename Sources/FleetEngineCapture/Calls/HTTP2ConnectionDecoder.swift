@@ -145,7 +145,7 @@ struct HTTP2ConnectionDecoder {
             }
         }
         for streamID in calls.keys.sorted() {
-            guard var call = calls[streamID] else { continue }
+            guard var call = calls.removeValue(forKey: streamID) else { continue }
             let events = call.response.receiveEndOfConnection(
                 requestSent: true, reason: "the capture ended before the call did")
             calls[streamID] = call
@@ -203,7 +203,7 @@ struct HTTP2ConnectionDecoder {
         }
         if fromClient {
             guard !endedStreams.contains(block.streamID) else { return }
-            var call = calls[block.streamID] ?? Call()
+            var call = calls.removeValue(forKey: block.streamID) ?? Call()
             if call.started == nil { call.started = timestamp }
             highestStreamID = max(highestStreamID, block.streamID)
             let events = call.request.receiveHeaders(fields, endStream: block.endStream)

@@ -17,9 +17,17 @@ extension CaptureRecord {
     /// - A problem: `time`, `connection` and `stream` where known, and `problem` (`code`,
     ///   `message`, `byteOffset`).
     public var jsonLine: [UInt8] {
-        var writer = JSONLineWriter(reservingCapacity: 1024)
+        var line: [UInt8] = []
+        appendJSONLine(to: &line)
+        return line
+    }
+
+    /// Appends ``jsonLine`` to `output`, without building it on its own first.
+    public func appendJSONLine(to output: inout [UInt8]) {
+        var writer = JSONLineWriter(appendingTo: output)
+        output = []
         write(to: &writer)
-        return writer.bytes
+        output = writer.takeBytes()
     }
 
     func write(to writer: inout JSONLineWriter) {

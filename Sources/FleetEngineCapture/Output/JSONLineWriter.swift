@@ -8,6 +8,18 @@ struct JSONLineWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer that appends to `bytes`.
+    init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Hands the buffer back, leaving the writer empty.
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))

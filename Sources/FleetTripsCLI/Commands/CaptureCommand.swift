@@ -86,16 +86,14 @@ public struct CaptureCommand: ParsableCommand {
         let options = CaptureOptions(methodOverride: assumedMethod)
         var filter = CaptureFilter(method: onlyMethod, trip: trip, statuses: Set(statuses.map { $0.uppercased() }))
         var counts = CaptureSummary()
-        var buffer: [UInt8] = []
+        let renderer = PipelinedLineRenderer()
         func emit(_ records: [CaptureRecord]) throws {
             let kept = filter.filter(records)
             if summary {
                 counts.add(kept)
-                return
+            } else {
+                try renderer.submit(kept) { try output.write($0) }
             }
-            buffer.removeAll(keepingCapacity: true)
-            for record in kept { buffer += record.jsonLine }
-            if !buffer.isEmpty { try output.write(buffer) }
         }
         let idle = followIdleSeconds.map { Duration.milliseconds(Int64($0 * 1_000)) }
         if rawHTTP2 {
@@ -123,6 +121,7 @@ public struct CaptureCommand: ParsableCommand {
             }
             try emit(decoder.finish())
         }
+        try renderer.finish { try output.write($0) }
         if summary { try output.write(counts.jsonLine) }
     }
 

@@ -68,6 +68,13 @@ public struct TCPConnectionTable: Sendable {
     private var leastRecentlyActive: Int?
     private var lastID = 0
     private var latestTimestamp: CaptureTimestamp?
+    /// Endpoint pairs whose connection closed (both FINs, or a RST), oldest first, so that a
+    /// segment arriving after the close — a retransmission, a late duplicate — is not taken for a
+    /// connection the capture joined midway. Only a SYN opens such a pair again (RFC 9293 section
+    /// 3.4.1: a new incarnation starts with a SYN). Bounded like the open connections.
+    private var closedKeys: Set<Key> = []
+    private var closedOrder: [Key] = []
+    private var closedOrderStart = 0
 
     /// A table that keeps at most `maxConnections` connections open, each direction buffering at
     /// most `maxBufferedBytesPerDirection` out-of-order bytes.
@@ -101,8 +108,22 @@ public struct TCPConnectionTable: Sendable {
         let bothClosed = entries[id].map { $0.fromFirstSource.isClosed && $0.fromFirstDestination.isClosed }
         if segment.flags.contains(.rst) || bothClosed == true {
             end(id, at: segment.timestamp, into: &events)
+            rememberClosed(key)
         }
         return events
+    }
+
+    private mutating func rememberClosed(_ key: Key) {
+        guard closedKeys.insert(key).inserted else { return }
+        closedOrder.append(key)
+        while closedKeys.count > maxConnections, closedOrderStart < closedOrder.count {
+            closedKeys.remove(closedOrder[closedOrderStart])
+            closedOrderStart += 1
+        }
+        if closedOrderStart > 1_024, closedOrderStart * 2 > closedOrder.count {
+            closedOrder.removeSubrange(0..<closedOrderStart)
+            closedOrderStart = 0
+        }
     }
 
     /// Ends every open connection, in the order they opened, at the end of the capture: flushes
@@ -133,6 +154,10 @@ public struct TCPConnectionTable: Sendable {
     /// connection first if the table is full.
     private mutating func open(_ segment: TCPSegment, key: Key, into events: inout [TCPConnectionEvent]) -> Int? {
         guard segment.flags.contains(.syn) || !segment.payload.isEmpty else { return nil }
+        if closedKeys.contains(key) {
+            guard segment.flags.contains(.syn) else { return nil }
+            closedKeys.remove(key)
+        }
         if entries.count >= maxConnections, let evicted = leastRecentlyActive {
             end(evicted, at: segment.timestamp, into: &events)
         }

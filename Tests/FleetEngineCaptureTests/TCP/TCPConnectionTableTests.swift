@@ -159,6 +159,39 @@ struct TCPConnectionTableTests {
         #expect(summary.text == ["1 10.0.0.1:50000": "one", "2 10.0.0.1:50000": "two"])
     }
 
+    @Test func lateRetransmissionAfterTheCloseOpensNoConnection() {
+        let (client, server) = (Self.client, Self.server)
+        var table = TCPConnectionTable()
+        var summary = Summary()
+        for segment in [
+            Self.segment(client, server, 100, "", .syn),
+            Self.segment(server, client, 900, "", [.syn, .ack]),
+            Self.segment(client, server, 101, "one"),
+            Self.segment(server, client, 901, "reply"),
+            Self.segment(client, server, 104, "", [.ack, .fin]),
+            Self.segment(server, client, 906, "", [.ack, .fin]),
+            // Both directions closed: data repeated after that is a retransmission, not a
+            // connection the capture joined midway.
+            Self.segment(server, client, 901, "reply"),
+            Self.segment(client, server, 101, "one"),
+            // A SYN still opens the pair again.
+            Self.segment(client, server, 7000, "", .syn),
+            Self.segment(client, server, 7001, "two"),
+        ] {
+            summary.read(table.receive(segment))
+        }
+
+        #expect(
+            summary.log == [
+                "opened #1 10.0.0.1:50000 -> 10.0.0.2:443",
+                "closed 1 10.0.0.1:50000",
+                "closed 1 10.0.0.2:443",
+                "ended 1",
+                "opened #2 10.0.0.1:50000 -> 10.0.0.2:443",
+            ])
+        #expect(summary.text == ["1 10.0.0.1:50000": "one", "1 10.0.0.2:443": "reply", "2 10.0.0.1:50000": "two"])
+    }
+
     @Test func synWithAnotherInitialSequenceNumberEndsTheOpenConnection() {
         var table = TCPConnectionTable()
         var summary = Summary()

@@ -15,8 +15,13 @@ details. Writes into Tests/FleetEngineCaptureTests/Fixtures/:
                                   camelCase, defaults omitted), and either "response" (the same for
                                   what came back) or "code" (the canonical status name of the failure)
 
+With --emulator BINARY it records the same way a session of Google's client with our emulator
+(`BINARY serve --no-auth`: grpc-swift-2's server and our codec on the other end), into
+emulator-tripservice.pcapng (converted by editcap) and emulator-tripservice.expected.jsonl.
+
 Run as root (tcpdump needs it), from the repository root, with the project's virtualenv:
     .venv/bin/python3 Scripts/make-capture-fixtures.py
+    .venv/bin/python3 Scripts/make-capture-fixtures.py --emulator .build/release/fleettrips
 """
 
 import json
@@ -45,6 +50,9 @@ def as_dict(message):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--emulator":
+        record_emulator(sys.argv[2])
+        return
     server = subprocess.Popen([sys.executable, SERVER, "--port", "0"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     address = server.stdout.readline().strip()[len("listening on "):]
@@ -103,6 +111,58 @@ def main():
         for entry in expected:
             output.write(json.dumps(entry, sort_keys=True) + "\n")
     print(f"wrote {len(expected)} calls to {FIXTURES}")
+
+
+def record_emulator(binary):
+    emulator = subprocess.Popen([binary, "serve", "--port", "0", "--no-auth"], stdout=subprocess.PIPE, text=True)
+    address = emulator.stdout.readline().strip()[len("listening on "):]
+    port = address.rsplit(":", 1)[1]
+    pcap = "/tmp/emulator-tripservice.pcap"
+    tcpdump = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-w", pcap, f"tcp port {port}"],
+                               stderr=subprocess.PIPE)
+    tcpdump.stderr.readline()
+    time.sleep(0.5)
+    provider = "providers/emulator-project"
+    expected = []
+    channel = grpc.insecure_channel(address)
+    client = fe.TripServiceClient(transport=TripServiceGrpcTransport(channel=channel))
+
+    def call(method, function, request):
+        entry = {"method": SERVICE + method, "request": as_dict(request)}
+        try:
+            response = function(request=request)
+            if method == "SearchTrips":
+                entry["response"] = json_format.MessageToDict(fe.SearchTripsResponse.pb(response._response))
+            else:
+                entry["response"] = as_dict(response) if response is not None else {}
+        except exceptions.GoogleAPICallError as error:
+            entry["code"] = error.grpc_status_code.name
+        expected.append(entry)
+
+    trip = fe.Trip(trip_type=fe.TripType.SHARED, number_of_passengers=3, vehicle_id="vehicle-9",
+                   pickup_point=fe.TerminalLocation(point=latlng_pb2.LatLng(latitude=52.52, longitude=13.405)),
+                   dropoff_point=fe.TerminalLocation(point=latlng_pb2.LatLng(latitude=52.5163, longitude=13.3777)))
+    call("CreateTrip", client.create_trip, fe.CreateTripRequest(parent=provider, trip_id="captured-1", trip=trip))
+    call("GetTrip", client.get_trip, fe.GetTripRequest(name=f"{provider}/trips/captured-1"))
+    call("UpdateTrip", client.update_trip,
+         fe.UpdateTripRequest(name=f"{provider}/trips/captured-1", trip=fe.Trip(number_of_passengers=4),
+                              update_mask=field_mask_pb2.FieldMask(paths=["number_of_passengers"])))
+    call("SearchTrips", client.search_trips, fe.SearchTripsRequest(parent=provider, vehicle_id="vehicle-9"))
+    call("GetTrip", client.get_trip, fe.GetTripRequest(name=f"{provider}/trips/missing"))
+    call("CreateTrip", client.create_trip, fe.CreateTripRequest(parent=provider, trip_id="captured-1", trip=trip))
+    call("DeleteTrip", client.delete_trip, fe.DeleteTripRequest(name=f"{provider}/trips/captured-1"))
+    channel.close()
+    time.sleep(0.5)
+    tcpdump.send_signal(signal.SIGINT)
+    tcpdump.wait(timeout=10)
+    emulator.terminate()
+    emulator.wait(timeout=20)
+    subprocess.run(["editcap", "-F", "pcapng", pcap, os.path.join(FIXTURES, "emulator-tripservice.pcapng")],
+                   check=True)
+    with open(os.path.join(FIXTURES, "emulator-tripservice.expected.jsonl"), "w") as output:
+        for entry in expected:
+            output.write(json.dumps(entry, sort_keys=True) + "\n")
+    print(f"wrote {len(expected)} emulator calls to {FIXTURES}")
 
 
 if __name__ == "__main__":

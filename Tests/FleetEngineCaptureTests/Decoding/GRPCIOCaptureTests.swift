@@ -4,11 +4,14 @@ import FleetEngineStatus
 import Foundation
 import Testing
 
-/// A real capture: tcpdump on loopback while Google's TripServiceClient (google-maps-fleetengine on
-/// grpcio) called every TripService method of a grpcio server built on Google's published types
-/// (`Scripts/make-capture-fixtures.py`). What each call sent and got back was written next to it
-/// by Google's `json_format`, so every decoded message is checked against a stack we did not write.
-@Suite("A tcpdump capture of Google's client and a grpcio server: every message and status as Google's stack saw it")
+/// Real captures: tcpdump on loopback while Google's TripServiceClient (google-maps-fleetengine on
+/// grpcio) called every TripService method of a grpcio server built on Google's published types,
+/// and of our emulator (grpc-swift-2's server) (`Scripts/make-capture-fixtures.py`). What each call
+/// sent and got back was written next to it by Google's `json_format`, so every decoded message is
+/// checked against a stack we did not write.
+@Suite(
+    "tcpdump captures of Google's client with grpcio and with the emulator: every message and status as Google's stack saw it"
+)
 struct GRPCIOCaptureTests {
     struct Expected {
         var method: String
@@ -22,8 +25,10 @@ struct GRPCIOCaptureTests {
         return try [UInt8](Data(contentsOf: url))
     }
 
-    static func expectedCalls() throws -> [Expected] {
-        let text = String(decoding: try fixture("grpcio-tripservice.expected.jsonl"), as: UTF8.self)
+    /// The calls recorded beside a capture: `NAME.pcap` or `NAME.pcapng` has `NAME.expected.jsonl`.
+    static func expectedCalls(for capture: String) throws -> [Expected] {
+        let name = capture.split(separator: ".").first.map(String.init) ?? capture
+        let text = String(decoding: try fixture(name + ".expected.jsonl"), as: UTF8.self)
         return try text.split(separator: "\n").map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let method = try #require(object["method"] as? String)
@@ -57,11 +62,12 @@ struct GRPCIOCaptureTests {
 
     @Test(
         "every call's request, response and status equal what Google's client sent and got",
-        arguments: ["grpcio-tripservice.pcap", "grpcio-tripservice.pcapng"], [1 << 20, 1_000, 7])
+        arguments: ["grpcio-tripservice.pcap", "grpcio-tripservice.pcapng", "emulator-tripservice.pcapng"],
+        [1 << 20, 1_000, 7])
     func everyCall(file: String, chunkSize: Int) throws {
         let records = try Self.decode(try Self.fixture(file), chunkSize: chunkSize)
         #expect(records.problems.isEmpty, "\(records.problems.map(\.error))")
-        let expected = try Self.expectedCalls()
+        let expected = try Self.expectedCalls(for: file)
         let ends = records.callEnds
         #expect(ends.count == expected.count)
         for (end, call) in zip(ends, expected) {

@@ -76,3 +76,30 @@ private struct SplitMix: RandomNumberGenerator {
         return mixed ^ (mixed >> 31)
     }
 }
+
+@Suite("Appending a message's JSON to a larger text")
+struct AppendJSONTests {
+    @Test("appending writes after what is there exactly what jsonUTF8Bytes returns")
+    func appendsTheSameText() throws {
+        var trip = Trip()
+        trip.name = "providers/p/trips/t"
+        trip.remainingDistanceMeters = 1_250
+        var point = LatLng()
+        point.latitude = 37.42213
+        point.longitude = -122.0848
+        trip.route = [point, point]
+        var output = Array("prefix ".utf8)
+        try trip.appendJSONUTF8Bytes(to: &output)
+        #expect(output == Array("prefix ".utf8) + (try trip.jsonUTF8Bytes(options: JSONEncodingOptions())))
+    }
+
+    @Test("a failure leaves the text as it was")
+    func failureLeavesTheText() throws {
+        // An Any of a type the codec does not know cannot be printed (as with Google's printer).
+        var any = AnyMessage()
+        any.typeURL = "type.googleapis.com/unknown.Type"
+        var output = Array("kept".utf8)
+        #expect(throws: CodecError.self) { try any.appendJSONUTF8Bytes(to: &output) }
+        #expect(output == Array("kept".utf8))
+    }
+}

@@ -42,9 +42,7 @@ extension CaptureRecord {
             writer.key("type")
             if let typeName = message.typeName { writer.string(typeName) } else { writer.null() }
             writer.key("message")
-            if let decoded = message.message, let json = try? decoded.jsonUTF8Bytes(options: JSONEncodingOptions()) {
-                writer.raw(json)
-            } else {
+            if message.message.map({ writer.message($0) }) != true {
                 Self.writeFields(&writer, message.payload[...], depth: 0)
             }
             if let error = message.decodingError {

@@ -1,3 +1,5 @@
+import FleetEngineCodec
+
 /// Writes one JSON object as UTF-8 bytes, member by member, into a buffer that whole lines
 /// accumulate in (RFC 8259).
 struct JSONLineWriter {
@@ -101,7 +103,20 @@ struct JSONLineWriter {
         markValue()
     }
 
-    /// A value that is already JSON text (a message's proto3 JSON).
+    /// A message's proto3 JSON, written in place; false (and nothing written) when it has none
+    /// (a `google.protobuf.Any` of a type the codec does not know).
+    mutating func message(_ message: any ProtobufMessage) -> Bool {
+        separate()
+        do throws(CodecError) {
+            try message.appendJSONUTF8Bytes(to: &bytes)
+        } catch {
+            return false
+        }
+        markValue()
+        return true
+    }
+
+    /// A value that is already JSON text.
     mutating func raw(_ json: [UInt8]) {
         separate()
         bytes.append(contentsOf: json)

@@ -54,7 +54,9 @@ enum JSONFloatText {
         guard magnitude >= 1e-4, magnitude < 1e15 else { return false }
         // The point position p with 10^(p-1) <= magnitude < 10^p, estimated from the binary exponent;
         // an estimate one too high asks for 14 digits (still unique), one too low is caught below.
-        var pointPosition = (Int(magnitude.exponent) * 1_233) >> 12 + 1
+        // The binary exponent, read from the bits (the value is normal here).
+        let binaryExponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1_023
+        var pointPosition = (binaryExponent * 1_233) >> 12 + 1
         let bound: Double
         if pointPosition >= 0 {
             guard pointPosition < exactPowersOfTen.count else { return false }

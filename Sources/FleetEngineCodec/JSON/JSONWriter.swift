@@ -27,6 +27,19 @@ struct JSONWriter {
         self.bytes.reserveCapacity(1024)
     }
 
+    /// A writer that appends to `bytes`, for a value written into a larger text.
+    init(options: JSONEncodingOptions, appendingTo bytes: [UInt8]) {
+        self.options = options
+        self.bytes = bytes
+    }
+
+    /// Hands the buffer back, leaving the writer empty.
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     /// Opens an object; each member follows as ``name(_:_:)`` (or ``name(_:)``) and a value.
     mutating func beginObject() {
         bytes.append(UInt8(ascii: "{"))

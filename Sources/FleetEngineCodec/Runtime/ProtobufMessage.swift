@@ -32,6 +32,29 @@ public protocol ProtobufMessage: Sendable, Hashable {
 }
 
 extension ProtobufMessage {
+    /// Appends the proto3 JSON form (what ``jsonUTF8Bytes(options:)`` returns) to `output`, written
+    /// in place rather than built on its own and copied: for callers that put many messages into
+    /// one text, such as JSON lines. On a failure `output` is as it was.
+    public func appendJSONUTF8Bytes(
+        to output: inout [UInt8], options: JSONEncodingOptions = JSONEncodingOptions()
+    ) throws(CodecError) {
+        guard let message = self as? any JSONCodableMessage else {
+            output += try jsonUTF8Bytes(options: options)
+            return
+        }
+        let start = output.count
+        var writer = JSONWriter(options: options, appendingTo: output)
+        output = []
+        do throws(CodecError) {
+            try message.writeJSON(&writer)
+            output = writer.takeBytes()
+        } catch {
+            output = writer.takeBytes()
+            output.removeSubrange(start...)
+            throw error
+        }
+    }
+
     /// Decodes the protobuf binary form with the default ``DecodingOptions``.
     public init(serializedBytes bytes: some Collection<UInt8>) throws(CodecError) {
         try self.init(serializedBytes: bytes, options: DecodingOptions())

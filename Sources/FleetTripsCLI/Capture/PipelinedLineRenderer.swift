@@ -27,6 +27,8 @@ final class PipelinedLineRenderer {
         let batch = Batch()
         queue.async {
             var lines: [UInt8] = []
+            // Room for the lines at once: a message's JSON is about three times its binary size.
+            lines.reserveCapacity(records.reduce(0) { $0 + $1.expectedJSONLineLength })
             for record in records { record.appendJSONLine(to: &lines) }
             batch.lines = lines
             batch.ready.signal()
@@ -48,5 +50,13 @@ final class PipelinedLineRenderer {
         let oldest = pending.removeFirst()
         oldest.ready.wait()
         try write(oldest.lines)
+    }
+}
+
+extension CaptureRecord {
+    /// About how long this record's line will be, to size buffers.
+    fileprivate var expectedJSONLineLength: Int {
+        if case .message(let message) = self { return 256 + message.payload.count * 3 }
+        return 256
     }
 }

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
         .library(name: "FleetEngineCapture", targets: ["FleetEngineCapture"]),
+        .library(name: "TripTracking", targets: ["TripTracking"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
@@ -92,8 +93,19 @@ let package = Package(
             dependencies: ["FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire"]
         ),
         .target(
+            name: "TripTracking",
+            dependencies: [
+                "FleetEngineClient", "FleetEngineCodec", "FleetEngineStatus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "FleetTripsCLI",
             dependencies: [
+                "TripTracking",
                 "FleetEngineCapture",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
@@ -162,6 +174,13 @@ let package = Package(
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TripTrackingTests",
+            dependencies: [
+                "TripTracking", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "FleetTripsCLITests",

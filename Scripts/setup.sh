@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Set-up, the first of the README's two commands: installs what a fresh machine with only the
-# Swift toolchain lacks, then runs the main job (a release build of the library and `fleettrips`).
+# Swift toolchain lacks, then runs the main job (builds `fleettrips` in release mode and runs its demo).
 #
 #   Scripts/setup.sh
+#
+# The main job is `fleettrips demo`: a local Fleet Engine in process, a simulated trip on it, and
+# that trip followed over gRPC to COMPLETE with every event printed.
 #
 # Installs, when missing: Debian's libprotobuf-c-dev (the codec's C runtime), protobuf-c-compiler
 # and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), and
@@ -40,4 +43,6 @@ if ! .venv/bin/python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status"
 fi
 
 swift build -c release --product fleettrips
-echo "built: $(swift build -c release --show-bin-path)/fleettrips"
+fleettrips="$(swift build -c release --show-bin-path)/fleettrips"
+echo "built: $fleettrips"
+"$fleettrips" demo --speed 120

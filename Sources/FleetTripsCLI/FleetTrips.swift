@@ -9,14 +9,15 @@ public struct FleetTrips: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fleettrips",
         abstract: """
-            Work with Google Maps Fleet Engine trips: call TripService (get, search, create, update, delete), \
+            Work with Google Maps Fleet Engine trips: follow trips as they change (follow, demo), call TripService \
+            (get, search, create, update, delete), \
             convert trip messages between binary and JSON, explain the gRPC statuses calls end with, decode captured traffic, \
             and run a local Fleet Engine (the emulator).
             """,
         subcommands: [
             GetCommand.self, SearchCommand.self, CreateCommand.self, UpdateCommand.self, DeleteCommand.self,
             DecodeCommand.self, EncodeCommand.self, TypesCommand.self, StatusCommand.self, ServeCommand.self,
-            TokenCommand.self, CaptureCommand.self,
+            TokenCommand.self, CaptureCommand.self, FollowCommand.self, DemoCommand.self,
         ]
     )
 

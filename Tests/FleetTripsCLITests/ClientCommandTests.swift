@@ -33,6 +33,8 @@ struct ClientCommandTests {
             case let command as CreateCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as UpdateCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as DeleteCommand: try await command.run(output: &output, errorOutput: &errorOutput)
+            case let command as FollowCommand: try await command.run(output: &output, errorOutput: &errorOutput)
+            case let command as DemoCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             default: Issue.record("\(arguments) is not a client command")
             }
         } catch {

@@ -51,16 +51,16 @@ public enum SphericalGeometry {
     static func interpolate(from start: LatLng, to end: LatLng, fraction: Double) -> LatLng {
         if fraction <= 0 { return start }
         if fraction >= 1 { return end }
-        let a = unitVector(start)
-        let b = unitVector(end)
+        let a = start.unitVector
+        let b = end.unitVector
         let dot = max(-1, min(1, a.x * b.x + a.y * b.y + a.z * b.z))
         let angle = acos(dot)
         // Nearly coincident points: spherical interpolation divides by sin(angle), which vanishes.
         guard angle > 1e-12 else { return start }
         let weightA = sin((1 - fraction) * angle) / sin(angle)
         let weightB = sin(fraction * angle) / sin(angle)
-        return point(
-            x: weightA * a.x + weightB * b.x,
+        return LatLng(
+            directionX: weightA * a.x + weightB * b.x,
             y: weightA * a.y + weightB * b.y,
             z: weightA * a.z + weightB * b.z
         )
@@ -103,20 +103,6 @@ public enum SphericalGeometry {
         point.latitude = latitude
         point.longitude = longitude
         return point
-    }
-
-    /// The point on the unit sphere: x towards (0, 0), y towards (0, 90° E), z towards the north pole.
-    static func unitVector(_ point: LatLng) -> (x: Double, y: Double, z: Double) {
-        let latitude = radians(point.latitude)
-        let longitude = radians(point.longitude)
-        return (cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
-    }
-
-    /// The latitude and longitude of the direction of a vector, which need not be of unit length.
-    static func point(x: Double, y: Double, z: Double) -> LatLng {
-        let latitude = atan2(z, (x * x + y * y).squareRoot()) * 180 / Double.pi
-        let longitude = atan2(y, x) * 180 / Double.pi
-        return point(latitude: latitude, longitude: longitude)
     }
 
     static func radians(_ degrees: Double) -> Double {

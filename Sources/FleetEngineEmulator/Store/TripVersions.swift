@@ -89,23 +89,6 @@ public struct TripVersions: Hashable, Sendable {
 }
 
 extension Timestamp {
-    /// A timestamp of a number of seconds and nanoseconds since the Unix epoch.
-    init(seconds: Int64, nanos: Int32) {
-        self.init()
-        self.seconds = seconds
-        self.nanos = nanos
-    }
-
-    /// Orders timestamps by time.
-    static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
-        (lhs.seconds, lhs.nanos) < (rhs.seconds, rhs.nanos)
-    }
-
-    /// Whether `lhs` is at or after `rhs`.
-    static func >= (lhs: Timestamp, rhs: Timestamp) -> Bool {
-        !(lhs < rhs)
-    }
-
     func advanced(byMicroseconds micros: Int64) -> Timestamp {
         let total = Int64(nanos) + micros * 1_000
         // Floor division, so that nanos stay in 0..<1e9 going backwards too (a negative remainder

@@ -1,10 +1,8 @@
 import FleetEngineCodec
 import Testing
 
-@testable import FleetEngineEmulator
-
 @Suite("S2 polylines, the encoding of current_route_segment")
-struct SimulationS2PolylineTests {
+struct S2PolylineTests {
     /// Published by Google with its Fleet Debugger: three points near Google's campus.
     static let fleetDebuggerVector =
         "AQMAAAA7_tIhjf_avysne_M5iOW__WHh1yJy4z9MIcUK8Pvav7QbiLMRiuW_SWY5Y1lx4z-CIIuaN__av1Eb3-fUh-W_iPpHZ7By4z8="
@@ -22,7 +20,7 @@ struct SimulationS2PolylineTests {
 
     @Test("the three points encode in Google's layout, to vectors that decode to Google's points")
     func encodesGoogleVector() throws {
-        let points = Self.fleetDebuggerPoints.map { SphericalGeometry.point(latitude: $0.0, longitude: $0.1) }
+        let points = Self.fleetDebuggerPoints.map { LatLng(latitude: $0.0, longitude: $0.1) }
         let encoded = S2Polyline(vertices: points).encoded
         // The layout (version, count, 72 bytes of vectors, one '=' of padding) is Google's exactly.
         #expect(encoded.count == Self.fleetDebuggerVector.count)
@@ -39,7 +37,7 @@ struct SimulationS2PolylineTests {
 
     @Test("a point on the equator at the prime meridian is the vector (1, 0, 0), byte for byte")
     func encodesExactBytes() {
-        let origin = SphericalGeometry.point(latitude: 0, longitude: 0)
+        let origin = LatLng(latitude: 0, longitude: 0)
         #expect(S2Polyline(vertices: [origin]).encoded == "AQEAAAAAAAAAAADwPwAAAAAAAAAAAAAAAAAAAAA=")
         #expect(S2Polyline(vertices: []).encoded == "AQAAAAA=")
         #expect(S2Polyline(encoded: "AQAAAAA=") == S2Polyline(vertices: []))
@@ -48,7 +46,7 @@ struct SimulationS2PolylineTests {
     @Test("decoding an encoded path gives the points back")
     func roundTrip() throws {
         let points = [(51.5080, -0.1281), (-33.8688, 151.2093), (89.9, 179.9), (-89.9, -179.9)].map {
-            SphericalGeometry.point(latitude: $0.0, longitude: $0.1)
+            LatLng(latitude: $0.0, longitude: $0.1)
         }
         let decoded = try #require(S2Polyline(encoded: S2Polyline(vertices: points).encoded)).vertices
         #expect(decoded.count == 4)

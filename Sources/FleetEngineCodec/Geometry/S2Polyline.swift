@@ -1,5 +1,3 @@
-import FleetEngineCodec
-
 /// A path in the encoding Fleet Engine uses for `Trip.current_route_segment`: an S2 polyline, losslessly
 /// encoded, as URL-safe base64 text.
 ///
@@ -48,7 +46,7 @@ public struct S2Polyline: Sendable, Hashable {
             let y = Double(bitPattern: Self.readUInt64(bytes, at: offset + 8))
             let z = Double(bitPattern: Self.readUInt64(bytes, at: offset + 16))
             guard x.isFinite, y.isFinite, z.isFinite, x != 0 || y != 0 || z != 0 else { return nil }
-            vertices.append(SphericalGeometry.point(x: x, y: y, z: z))
+            vertices.append(LatLng(directionX: x, y: y, z: z))
         }
         self.vertices = vertices
     }
@@ -59,7 +57,7 @@ public struct S2Polyline: Sendable, Hashable {
         bytes.reserveCapacity(5 + vertices.count * 24)
         Self.appendUInt32(UInt32(truncatingIfNeeded: vertices.count), to: &bytes)
         for vertex in vertices {
-            let vector = SphericalGeometry.unitVector(vertex)
+            let vector = vertex.unitVector
             Self.appendUInt64(vector.x.bitPattern, to: &bytes)
             Self.appendUInt64(vector.y.bitPattern, to: &bytes)
             Self.appendUInt64(vector.z.bitPattern, to: &bytes)

@@ -1,0 +1,70 @@
+import ArgumentParser
+import FleetEngineClient
+import FleetEngineEmulator
+import FleetEngineStatus
+
+/// `fleettrips demo`: the whole product in one command. Starts the emulator in this process with a
+/// simulated trip, follows the trip over gRPC on loopback to COMPLETE, and prints every event.
+public struct DemoCommand: TripServiceCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start a local Fleet Engine with a simulated trip and follow it to COMPLETE, printing each event.",
+        discussion: """
+            The emulator listens on 127.0.0.1 (a free port); the trip's vehicle drives to the pickup, waits, and \
+            drives to the dropoff, SPEED times faster than real time. Events are printed for people, or as the \
+            JSON lines of `fleettrips follow` with --json-lines.
+            """
+    )
+
+    /// How much faster than real time the trip runs.
+    @Option(help: ArgumentHelp("Run the simulated trip this many times faster than real time.", valueName: "factor"))
+    public var speed = 60.0
+
+    /// The simulation's seed.
+    @Option(help: "The simulation's seed; each seed gives another trip.")
+    public var seed: UInt64 = 7
+
+    /// Seconds between refreshes.
+    @Option(help: ArgumentHelp("Seconds between two refreshes of the trip.", valueName: "seconds"))
+    public var interval = 0.5
+
+    /// JSON lines instead of text.
+    @Flag(help: "Print the JSON lines of `fleettrips follow` instead of text.")
+    public var jsonLines = false
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    /// Refuses a speed or interval that is not a positive number.
+    public func validate() throws {
+        guard speed > 0, speed.isFinite, speed <= 10_000 else {
+            throw ValidationError("--speed must be a positive number, at most 10000")
+        }
+        guard interval > 0, interval.isFinite, interval <= 60 else {
+            throw ValidationError("--interval must be a positive number of seconds, at most 60")
+        }
+    }
+
+    /// Runs the emulator and follows its trip, printing to `output`; a failure goes to `errorOutput`.
+    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+        let provider = "demo-project"
+        let emulator = try FleetEngineEmulator(configuration: EmulatorConfiguration(accessPolicy: .noAuth))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await emulator.run() }
+            defer { emulator.beginGracefulShutdown() }
+            let names = try emulator.simulate(providerID: provider, count: 1, seed: seed, speed: speed)
+            let port = try await emulator.listeningPort()
+            let header = "following \(names.joined(separator: ", ")) on the emulator at 127.0.0.1:\(port)\n"
+            if !jsonLines { try output.write(Array(header.utf8)) }
+            let following = TripFollowing(
+                names: names, providerID: provider, interval: .milliseconds(Int64(interval * 1000)),
+                format: jsonLines ? .json : .human)
+            let session = TripServiceSession(
+                configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: jsonLines)
+            try await session.run(errorOutput: &errorOutput) { client in
+                try await following.run(client: client, output: &output)
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import FleetEngineClient
+import FleetEngineStatus
+
+/// `fleettrips follow NAME...`: follows trips and prints every change as it happens.
+public struct FollowCommand: TripServiceCommand {
+    /// The command's name and help text.
+    public static let configuration = CommandConfiguration(
+        commandName: "follow",
+        abstract: "Follow trips and print each change as one JSON object per line, until every trip has ended.",
+        discussion: """
+            Each line has "trip" (the trip's name) and "event": tripUpdated (with "fields" and the whole trip as \
+            "message"), tripStatus, remainingDistance ("remainingDistanceMeters"), activeRoute, vehicleLocation, \
+            pickupLocation, dropoffLocation, pickupETA, dropoffETA, remainingWaypoints, intermediateDestinations, \
+            activeRouteTraffic, or updateFailed (with "error": "code", "name", "family", "message", ...). A failed \
+            refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED.
+            """
+    )
+
+    /// The trips: full names, or trip ids with `--provider`.
+    @Argument(help: ArgumentHelp("Trip names (providers/ID/trips/ID), or trip ids with --provider.", valueName: "name"))
+    public var names: [String]
+
+    /// The provider of bare trip ids.
+    @Option(help: ArgumentHelp("The provider (Google Cloud project id) of trips given by id.", valueName: "id"))
+    public var provider: String?
+
+    /// Seconds between refreshes.
+    @Option(help: ArgumentHelp("Seconds between two refreshes of a trip.", valueName: "seconds"))
+    public var interval = 5.0
+
+    /// Text for people instead of JSON.
+    @Flag(help: "Print a readable line per event instead of JSON.")
+    public var human = false
+
+    /// `--endpoint`, the token, `--deadline`, `--json`.
+    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+
+    /// Arguments at their defaults; ArgumentParser sets them while parsing.
+    public init() {}
+
+    /// Refuses no names, a bare id without `--provider`, names of several providers, and an
+    /// interval that is not a positive number.
+    public func validate() throws {
+        guard !names.isEmpty else { throw ValidationError("give at least one trip name") }
+        guard interval > 0, interval.isFinite, interval <= 86_400 else {
+            throw ValidationError("--interval must be a positive number of seconds, at most 86400")
+        }
+        _ = try providerID()
+    }
+
+    /// The provider every trip belongs to.
+    func providerID() throws -> String {
+        var providers = Set<String>()
+        for name in names {
+            if name.contains("/") {
+                guard let parsed = try? TripName(parsing: name) else {
+                    throw ValidationError("\(name) is not a trip name (providers/ID/trips/ID)")
+                }
+                providers.insert(parsed.providerID)
+            } else if let provider {
+                providers.insert(provider)
+            } else {
+                throw ValidationError("\(name) is a trip id: give its provider with --provider, or its full name")
+            }
+        }
+        if let provider { providers.insert(provider) }
+        guard providers.count == 1, let only = providers.first else {
+            throw ValidationError(
+                "the trips belong to several providers: \(providers.sorted().joined(separator: ", "))")
+        }
+        return only
+    }
+
+    /// Follows the trips, printing events to `output`; a failure that ends following (the
+    /// connection cannot be configured, output cannot be written) goes to `errorOutput`.
+    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+        let following = TripFollowing(
+            names: names, providerID: try providerID(), interval: .milliseconds(Int64(interval * 1000)),
+            format: human ? .human : .json)
+        try await connection.session().run(errorOutput: &errorOutput) { client in
+            try await following.run(client: client, output: &output)
+        }
+    }
+}

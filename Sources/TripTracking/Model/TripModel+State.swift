@@ -1,0 +1,83 @@
+import FleetEngineCodec
+import FleetEngineStatus
+
+extension TripModel {
+    /// Everything about the model that changes, behind its mutex.
+    struct State {
+        var options: TripModelOptions
+        var phase: TripModelState = .idle
+        /// Bumped whenever following starts or stops, so a refresh loop of an earlier following
+        /// sees that it is no longer wanted and delivers nothing more.
+        var generation: UInt64 = 0
+        var subscribers: [(key: ObjectIdentifier, subscriber: any TripModelSubscriber)] = []
+        var streams: [(id: Int, continuation: TripUpdates.Continuation)] = []
+        var nextStreamID = 0
+        /// The whole trip last delivered, and its parts, which the next refresh is compared with.
+        var trip: Trip?
+        var parts: TripParts = .none
+        var sleeper: RefreshSleeper?
+        var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiterID: UInt64 = 0
+
+        init(options: TripModelOptions) {
+            self.options = options
+        }
+
+        var listenerCount: Int { subscribers.count + streams.count }
+
+        /// After a subscriber or iterator was added: the generation to start following with, when
+        /// this is the first one of an idle model.
+        mutating func listenerAdded() -> UInt64? {
+            guard phase == .idle, listenerCount == 1 else { return nil }
+            generation &+= 1
+            phase = .following
+            trip = nil
+            parts = .none
+            return generation
+        }
+
+        /// After a subscriber or iterator left: when it was the last, following stops.
+        mutating func listenerRemoved() -> Wakeup {
+            guard phase == .following, listenerCount == 0 else { return Wakeup() }
+            phase = .idle
+            generation &+= 1
+            return Wakeup(sleeper: takeSleeper(), waiters: takeWaiters())
+        }
+
+        /// Ends following for good (`phase` is ``TripModelState/ended(_:)`` or
+        /// ``TripModelState/stopped``): the streams to finish and who to wake.
+        mutating func finish(as final: TripModelState) -> (Wakeup, [TripUpdates.Continuation]) {
+            phase = final
+            generation &+= 1
+            let continuations = streams.map(\.continuation)
+            streams = []
+            return (Wakeup(sleeper: takeSleeper(), waiters: takeWaiters()), continuations)
+        }
+
+        mutating func takeSleeper() -> RefreshSleeper? {
+            defer { sleeper = nil }
+            return sleeper
+        }
+
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { refreshWaiters = [] }
+            return refreshWaiters.map(\.continuation)
+        }
+
+        /// Whether a refresh loop of `generation` should still run.
+        func isCurrent(_ generation: UInt64) -> Bool {
+            phase == .following && self.generation == generation
+        }
+    }
+
+    /// Who to wake once the lock is released.
+    struct Wakeup {
+        var sleeper: RefreshSleeper?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func perform() {
+            sleeper?.wake()
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}

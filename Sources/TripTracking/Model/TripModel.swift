@@ -1,0 +1,137 @@
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineStatus
+import Logging
+import NIOCore
+import Synchronization
+
+/// One followed trip, vended by ``TripService/tripModel(for:)``: the same instance for the same
+/// name, for as long as the service lives.
+///
+/// Register a ``TripModelSubscriber`` (or iterate ``updates``) to follow the trip: the first one
+/// starts the refreshes, the last one leaving stops them. Each refresh asks for the trip with the
+/// versions already held (``IncrementalTripFetch``), merges in what the server left out, and, when
+/// something changed, fires "trip updated" with the changed ``TripPropertyFields`` and then one
+/// event per changed part.
+///
+/// Failures: each failed refresh fires "update failed" with the typed error. After a server or
+/// network failure (``ErrorFamily/serverOrNetwork``, already retried by the client within its
+/// deadline) the next refresh comes sooner, with backoff from half a second up to the refresh
+/// interval, so following recovers by itself; after a client failure (a bad name, a trip that does
+/// not exist, a refused token) refreshes go on at the normal interval, so following recovers when
+/// the cause is fixed. A refused token makes the client ask the token provider for a new one.
+///
+/// Following ends for good after a `COMPLETE` or `CANCELED` trip was delivered: ``state`` becomes
+/// ``TripModelState/ended(_:)`` and every ``updates`` sequence finishes.
+public final class TripModel: Sendable {
+    /// The trip's full name, `providers/{provider_id}/trips/{trip_id}`.
+    public let name: String
+    let client: FleetEngineClient
+    let eventLoop: any EventLoop
+    let logger: Logger
+    let starter: @Sendable (TripModel, UInt64) -> Void
+    let state: Mutex<State>
+    /// Why every refresh fails without asking the server: a trip of another provider than the
+    /// service's.
+    let providerMismatch: FleetEngineError?
+
+    init(
+        name: String,
+        providerID: String,
+        options: TripModelOptions,
+        client: FleetEngineClient,
+        eventLoop: any EventLoop,
+        logger: Logger,
+        starter: @escaping @Sendable (TripModel, UInt64) -> Void
+    ) {
+        self.name = name
+        self.client = client
+        self.eventLoop = eventLoop
+        self.logger = logger
+        self.starter = starter
+        self.state = Mutex(State(options: options))
+        if let parsed = try? TripName(parsing: name), parsed.providerID != providerID {
+            providerMismatch = FleetEngineError(
+                code: .invalidArgument,
+                message: "\(name) belongs to provider \(parsed.providerID), not to this trip service's \(providerID)")
+        } else {
+            providerMismatch = nil
+        }
+    }
+
+    /// The options; a change applies to the refresh after the current one (a new interval at once).
+    public var options: TripModelOptions {
+        get { state.withLock { $0.options } }
+        set {
+            let sleeper = state.withLock { state in
+                state.options = newValue
+                return state.takeSleeper()
+            }
+            sleeper?.wake()
+        }
+    }
+
+    /// Whether the trip is being followed, has ended, or is not followed.
+    public var modelState: TripModelState {
+        state.withLock { $0.phase }
+    }
+
+    /// The trip as last delivered (whole, merged from the incremental fetches); nil before the
+    /// first successful refresh of the current following.
+    public var trip: Trip? {
+        state.withLock { $0.trip }
+    }
+
+    /// The trip id: the last component of ``name``.
+    public var tripID: String { Self.tripID(of: name) }
+
+    /// Starts sending `subscriber` this trip's events; the first registration starts the refreshes.
+    /// Registering a subscriber twice has no further effect.
+    public func register(_ subscriber: any TripModelSubscriber) {
+        let start = state.withLock { state -> UInt64? in
+            let key = ObjectIdentifier(subscriber)
+            guard !state.subscribers.contains(where: { $0.key == key }) else { return nil }
+            state.subscribers.append((key, subscriber))
+            return state.listenerAdded()
+        }
+        if let start { starter(self, start) }
+    }
+
+    /// Stops sending `subscriber` events; when nobody is left, the refreshes stop.
+    public func unregister(_ subscriber: any TripModelSubscriber) {
+        let wakeup = state.withLock { state -> Wakeup in
+            let key = ObjectIdentifier(subscriber)
+            state.subscribers.removeAll { $0.key == key }
+            return state.listenerRemoved()
+        }
+        wakeup.perform()
+    }
+
+    /// Refreshes now instead of at the next tick, and returns once that refresh's events have been
+    /// delivered. Returns at once when the trip is not being followed.
+    public func refresh() async {
+        let id = state.withLock { state -> UInt64? in
+            guard state.phase == .following else { return nil }
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        guard let id else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let sleeper = state.withLock { state -> RefreshSleeper? in
+                guard state.phase == .following else {
+                    continuation.resume()
+                    return nil
+                }
+                state.refreshWaiters.append((id, continuation))
+                return state.takeSleeper()
+            }
+            sleeper?.wake()
+        }
+    }
+
+    /// The last path component of a trip name.
+    static func tripID(of name: String) -> String {
+        guard let slash = name.lastIndex(of: "/") else { return name }
+        return String(name[name.index(after: slash)...])
+    }
+}

@@ -1,0 +1,23 @@
+import FleetEngineCodec
+
+/// How a ``TripModel`` follows its trip. Change them while it runs with ``TripModel/options``.
+public struct TripModelOptions: Sendable, Hashable {
+    /// How long after one refresh began the next one begins (the Consumer SDK's
+    /// `autoRefreshTimeInterval`); 5 seconds by default. A change takes effect at once: a model
+    /// waiting out a longer interval refreshes as soon as the new one has passed.
+    public var autoRefreshTimeInterval: Duration
+    /// The GetTrip view asked for; `JOURNEY_SHARING_V1S` is meant for consumers.
+    public var view: TripView
+    /// How many events one ``TripModel/updates`` iterator may have waiting before the sequence ends
+    /// with RESOURCE_EXHAUSTED instead of growing without bound; 10,000 by default.
+    public var updatesBufferLimit: Int
+
+    /// Options from their parts.
+    public init(
+        autoRefreshTimeInterval: Duration = .seconds(5), view: TripView = .unspecified, updatesBufferLimit: Int = 10_000
+    ) {
+        self.autoRefreshTimeInterval = autoRefreshTimeInterval
+        self.view = view
+        self.updatesBufferLimit = updatesBufferLimit
+    }
+}

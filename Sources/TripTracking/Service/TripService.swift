@@ -1,0 +1,128 @@
+import FleetEngineClient
+import FleetEngineCodec
+import FleetEngineStatus
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// Follows trips: vends one ``TripModel`` per trip name and runs their refreshes, all over one
+/// ``FleetEngineClient`` — the Consumer SDK's trip service, for a server that follows thousands
+/// of trips at once.
+///
+/// ```swift
+/// let service = TripService(client: client, providerID: "my-project")
+/// // run() beside the client's run(), e.g. in a ServiceGroup or a task group
+/// let model = service.tripModel(for: "trip-42")
+/// for try await event in model.updates { print(event.name) }
+/// ```
+///
+/// Tokens come from the client's ``TokenProvider``, asked per trip (GetTrip names the trip), so
+/// consumer tokens work. The refreshes live in ``run()``: models may be asked for and subscribed
+/// to before it runs, and start refreshing once it does. When ``run()`` ends, every model that
+/// had not ended stops (``TripModelState/stopped``) and its ``TripModel/updates`` sequences end
+/// with CANCELLED.
+public final class TripService: Sendable, Service {
+    /// The client the trips are fetched with.
+    public let client: FleetEngineClient
+    /// The provider (`providers/{provider_id}`'s id) trip ids are read against.
+    public let providerID: String
+    /// The options each new model starts with.
+    public let defaultOptions: TripModelOptions
+    private let eventLoopGroup: any EventLoopGroup
+    private let logger: Logger
+    private let models = Mutex<[String: TripModel]>([:])
+    private let starts = RefreshStarts()
+
+    /// A trip service.
+    ///
+    /// - Parameters:
+    ///   - client: the client to fetch with; its ``FleetEngineClient/run()`` must be running too.
+    ///   - providerID: the provider's id (its Cloud project id).
+    ///   - defaultOptions: the options new models start with.
+    ///   - eventLoopGroup: where the refresh timers run; the process's shared event loops by default.
+    ///   - logger: where the service logs (failed refreshes at `debug`); nowhere by default.
+    public init(
+        client: FleetEngineClient,
+        providerID: String,
+        defaultOptions: TripModelOptions = TripModelOptions(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.client = client
+        self.providerID = providerID
+        self.defaultOptions = defaultOptions
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// The model of the trip `name`: a full name (`providers/{provider_id}/trips/{trip_id}`) or a
+    /// trip id of this service's provider. The same instance for the same trip every time.
+    ///
+    /// Names are not checked here: a malformed one, or one of another provider, fails each refresh
+    /// with INVALID_ARGUMENT, reported as ``TripEvent/updateFailed(_:)``.
+    public func tripModel(for name: String) -> TripModel {
+        let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
+        return models.withLock { models in
+            if let model = models[fullName] { return model }
+            let starts = self.starts
+            let model = TripModel(
+                name: fullName,
+                providerID: providerID,
+                options: defaultOptions,
+                client: client,
+                eventLoop: eventLoopGroup.next(),
+                logger: logger,
+                starter: { model, generation in starts.start(model, generation: generation) })
+            models[fullName] = model
+            return model
+        }
+    }
+
+    /// Forgets the model of `name` when nobody follows it (it is idle, ended or stopped), so that
+    /// a service that follows a stream of trips does not keep them all; the next
+    /// ``tripModel(for:)`` for that name makes a new model. Returns whether it was forgotten.
+    @discardableResult
+    public func forgetTripModel(for name: String) -> Bool {
+        let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
+        return models.withLock { models in
+            guard let model = models[fullName], model.modelState != .following else { return false }
+            models[fullName] = nil
+            return true
+        }
+    }
+
+    /// How many trips are being followed now.
+    public var followedTripCount: Int {
+        models.withLock { models in models.values.count(where: { $0.modelState == .following }) }
+    }
+
+    /// Runs the refreshes of every followed trip until ``beginGracefulShutdown()`` is called (the
+    /// refreshes in flight finish, then it returns) or the task is cancelled (at once). As a
+    /// `ServiceLifecycle` service, a graceful shutdown of the group stops it gracefully.
+    public func run() async {
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                for await start in starts.stream {
+                    group.addTask { await start.model.follow(generation: start.generation) }
+                }
+            }
+        } onGracefulShutdown: {
+            self.beginGracefulShutdown()
+        }
+        stopAll()
+    }
+
+    /// Stops following every trip: models stop, their sequences end with CANCELLED, and ``run()``
+    /// returns once the refreshes in flight have finished.
+    public func beginGracefulShutdown() {
+        if starts.close() { stopAll() }
+    }
+
+    private func stopAll() {
+        _ = starts.close()
+        let all = models.withLock { Array($0.values) }
+        for model in all { model.stop() }
+    }
+}

@@ -1,0 +1,158 @@
+import FleetEngineCodec
+import FleetEngineEmulator
+import FleetTripsCLI
+import Foundation
+import Testing
+
+@Suite("fleettrips follow and fleettrips demo")
+struct FollowCommandTests {
+    /// The output's lines as JSON objects; every line must be one.
+    static func objects(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+    }
+
+    static func statuses(_ objects: [[String: Any]], trip: String) -> [String] {
+        objects.filter { $0["trip"] as? String == trip && $0["event"] as? String == "tripStatus" }
+            .compactMap { $0["tripStatus"] as? String }
+    }
+
+    @Test(
+        "two simulated trips followed to COMPLETE: one JSON object per event, the contract's members",
+        .timeLimit(.minutes(3)))
+    func followsToComplete() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 2, seed: 3, speed: 300)
+            let result = try await ClientCommandTests.call(
+                ["follow"] + names + ["--interval", "0.05"]
+                    + ClientCommandTests.connection(try await emulator.listeningPort()))
+            #expect(result.exitCode == 0)
+            #expect(result.errorOutput == "")
+            let objects = try Self.objects(result.output)
+            for name in names {
+                let statuses = Self.statuses(objects, trip: name)
+                #expect(statuses.last == "COMPLETE", "\(name): \(statuses)")
+                let own = objects.filter { $0["trip"] as? String == name }
+                #expect(own.first?["event"] as? String == "tripUpdated")
+                let message = own.first?["message"] as? [String: Any]
+                #expect(message?["name"] as? String == name)
+                #expect((own.first?["fields"] as? [String])?.contains("tripStatus") == true)
+                for object in own {
+                    switch object["event"] as? String {
+                    case "remainingDistance":
+                        #expect(
+                            object["remainingDistanceMeters"] is NSNumber || object["remainingDistanceMeters"] is NSNull
+                        )
+                    case "vehicleLocation":
+                        let location = object["vehicleLocation"] as? [String: Any]
+                        #expect((location?["location"] as? [String: Any])?["latitude"] is NSNumber)
+                    case "updateFailed":
+                        Issue.record("unexpected failure: \(object)")
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a trip that does not exist yet: updateFailed lines with code and name, then followed until CANCELED",
+        .timeLimit(.minutes(2)))
+    func failureThenCanceled() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let port = try await emulator.listeningPort()
+            let name = ClientCommandTests.name("later")
+            let command = try #require(
+                try CommandRunner.parse(
+                    ["follow", "later", "--provider", ClientCommandTests.provider, "--interval", "0.05"]
+                        + ClientCommandTests.connection(port)) as? FollowCommand)
+            let (lines, sink) = AsyncStream.makeStream(of: String.self)
+            async let finished: Void = {
+                var output = LineStream(sink: sink)
+                var errorOutput: [UInt8] = []
+                defer { sink.finish() }
+                try await command.run(output: &output, errorOutput: &errorOutput)
+            }()
+            var objects: [[String: Any]] = []
+            var created = false
+            var canceled = false
+            for await line in lines {
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+                objects.append(object)
+                if !created, object["event"] as? String == "updateFailed" {
+                    created = true
+                    var create = CreateTripRequest()
+                    create.parent = "providers/\(ClientCommandTests.provider)"
+                    create.tripID = "later"
+                    create.trip = try Trip(jsonString: ClientCommandTests.newTripJSON)
+                    _ = try emulator.service.createTrip(create)
+                }
+                if !canceled, object["tripStatus"] as? String == "NEW" {
+                    canceled = true
+                    var cancel = UpdateTripRequest()
+                    cancel.name = name
+                    cancel.trip = try Trip(jsonString: #"{"tripStatus":"CANCELED"}"#)
+                    cancel.updateMask = FieldMask()
+                    cancel.updateMask?.paths = ["trip_status"]
+                    _ = try emulator.service.updateTrip(cancel)
+                }
+            }
+            try await finished
+            let failure = try #require(objects.first { $0["event"] as? String == "updateFailed" })
+            #expect(failure["trip"] as? String == name)
+            let error = try #require(failure["error"] as? [String: Any])
+            #expect(error["code"] as? Int == 5)
+            #expect(error["name"] as? String == "NOT_FOUND")
+            #expect(Self.statuses(objects, trip: name) == ["NEW", "CANCELED"])
+        }
+    }
+
+    @Test("demo follows its simulated trip to COMPLETE, as JSON lines and as text", .timeLimit(.minutes(3)))
+    func demo() async throws {
+        let json = try await ClientCommandTests.call(["demo", "--speed", "400", "--interval", "0.05", "--json-lines"])
+        #expect(json.exitCode == 0)
+        let objects = try Self.objects(json.output)
+        let trip = try #require(objects.first?["trip"] as? String)
+        #expect(trip.hasPrefix("providers/demo-project/trips/"))
+        #expect(Self.statuses(objects, trip: trip).last == "COMPLETE")
+        let text = try await ClientCommandTests.call(["demo", "--speed", "400", "--interval", "0.05"])
+        #expect(text.exitCode == 0)
+        #expect(text.output.hasPrefix("following providers/demo-project/trips/"))
+        #expect(text.output.contains("status COMPLETE\n"))
+    }
+
+    @Test(
+        "follow refuses no names, bare ids without --provider, several providers, and a bad interval",
+        arguments: [
+            ["follow"],
+            ["follow", "abc"],
+            ["follow", "providers/a/trips/x", "providers/b/trips/y"],
+            ["follow", "providers/a/trips/x", "--interval", "0"],
+            ["follow", "not/a/name"],
+        ])
+    func refusesArguments(_ arguments: [String]) {
+        #expect(throws: (any Error).self) { _ = try CommandRunner.parse(arguments) }
+    }
+}
+
+/// An output that hands each line to a stream as soon as it is written, so a test can act on
+/// what a running command printed.
+struct LineStream: ByteSink {
+    let sink: AsyncStream<String>.Continuation
+    private var pending: [UInt8] = []
+
+    init(sink: AsyncStream<String>.Continuation) {
+        self.sink = sink
+    }
+
+    mutating func write(_ bytes: [UInt8]) {
+        pending += bytes
+        while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            sink.yield(String(decoding: pending[..<end], as: UTF8.self))
+            pending.removeSubrange(...end)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import FleetEngineCodec
+import FleetEngineEmulator
+import FleetEngineStatus
+import Testing
+import TripTracking
+
+@Suite("Registering and unregistering: the first listener starts following, the last one stops it")
+struct SubscriptionTests {
+    @Test("unsubscribing mid-trip stops the events; subscribing again starts over with the whole trip")
+    func unsubscribeMidTrip() async throws {
+        try await withTracking { harness in
+            let name = harness.names[2]
+            let model = harness.service.tripModel(for: name)
+            #expect(model.modelState == .idle)
+            let first = EventRecorder()
+            let second = EventRecorder()
+            model.register(first)
+            model.register(second)
+            model.register(first)
+            for _ in 0..<5 {
+                await model.refresh()
+                harness.clock.advance(by: .seconds(30))
+            }
+            let seenByFirst = first.take()
+            #expect(seenByFirst == second.take())
+            #expect(seenByFirst.first.map(\.name) == "tripUpdated")
+            model.unregister(first)
+            await model.refresh()
+            #expect(first.take().isEmpty)
+            #expect(second.take().count > 1, "the second subscriber still follows")
+            model.unregister(second)
+            #expect(model.modelState == .idle)
+            harness.clock.advance(by: .seconds(30))
+            await model.refresh()
+            #expect(first.take().isEmpty)
+            #expect(second.take().isEmpty)
+            #expect(harness.service.followedTripCount == 0)
+
+            let third = EventRecorder()
+            model.register(third)
+            await model.refresh()
+            let full = try harness.fullFetch(name)
+            let events = third.take()
+            #expect(events.first == .tripUpdated(full, fields: TripPropertyFields(events: events).union(.other)))
+            #expect(Array(events.dropFirst()) == ExpectedEvents.parts(from: nil, to: full))
+        }
+    }
+
+    @Test("ending the only iteration of updates stops following")
+    func iteratorEnds() async throws {
+        try await withTracking { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            var received: [TripEvent] = []
+            for try await event in model.updates {
+                received.append(event)
+                if case .tripStatus = event { break }
+            }
+            #expect(received.first.map(\.name) == "tripUpdated")
+            #expect(model.modelState == .idle)
+        }
+    }
+
+    @Test("a trip service that stops ends its iterators with CANCELLED, and later listeners get the same")
+    func serviceStops() async throws {
+        try await withTracking { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            let recorder = EventRecorder()
+            model.register(recorder)
+            await model.refresh()
+            var iterator = model.updates.makeAsyncIterator()
+            harness.service.beginGracefulShutdown()
+            #expect(model.modelState == .stopped)
+            let error = await #expect(throws: FleetEngineError.self) { _ = try await iterator.next() }
+            #expect(error?.code == .cancelled)
+            var late = model.updates.makeAsyncIterator()
+            let lateError = await #expect(throws: FleetEngineError.self) { _ = try await late.next() }
+            #expect(lateError?.code == .cancelled)
+            #expect(recorder.take().first.map(\.name) == "tripUpdated")
+        }
+    }
+
+    @Test("changing the interval while waiting applies at once", .timeLimit(.minutes(1)))
+    func intervalChange() async throws {
+        try await withTracking(interval: .seconds(3600)) { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            var iterator = model.updates.makeAsyncIterator()
+            let first = try await iterator.next()
+            #expect(first.map(\.name) == "tripUpdated")
+            // Without the change, the next refresh would be an hour away and this test would hang.
+            harness.clock.advance(by: .seconds(60))
+            model.options.autoRefreshTimeInterval = .milliseconds(10)
+            var next = try await iterator.next()
+            while let event = next, event.name != "tripUpdated" { next = try await iterator.next() }
+            #expect(next.map(\.name) == "tripUpdated")
+        }
+    }
+}

@@ -110,6 +110,30 @@ struct FollowCommandTests {
         }
     }
 
+    @Test("--progress prints navigation-style progress lines beside the trip events", .timeLimit(.minutes(3)))
+    func progressLines() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 1, seed: 5, speed: 200)
+            let result = try await ClientCommandTests.call(
+                ["follow", "--progress"] + names + ["--interval", "0.05"]
+                    + ClientCommandTests.connection(try await emulator.listeningPort()))
+            #expect(result.exitCode == 0)
+            let objects = try Self.objects(result.output)
+            let events = Set(objects.compactMap { $0["event"] as? String })
+            #expect(events.isSuperset(of: ["tripUpdated", "tripStatus", "routeChanged", "locationUpdated"]))
+            let arrivals = objects.filter { $0["event"] as? String == "arrivedAtWaypoint" }
+            let types = arrivals.compactMap { ($0["waypoint"] as? [String: Any])?["waypointType"] as? String }
+            #expect(types.last == "DROP_OFF_WAYPOINT_TYPE")
+            #expect(types.contains("PICKUP_WAYPOINT_TYPE"))
+            for object in objects where object["event"] as? String == "remainingDistanceUpdated" {
+                #expect(object["remainingDistanceMeters"] is NSNumber)
+            }
+            let location = objects.first { $0["event"] as? String == "locationUpdated" }?["location"] as? [String: Any]
+            #expect(location?["latitude"] is NSNumber)
+            #expect(location?["time"] is String)
+        }
+    }
+
     @Test("demo follows its simulated trip to COMPLETE, as JSON lines and as text", .timeLimit(.minutes(3)))
     func demo() async throws {
         let json = try await ClientCommandTests.call(["demo", "--speed", "400", "--interval", "0.05", "--json-lines"])

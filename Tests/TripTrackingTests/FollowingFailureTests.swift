@@ -118,7 +118,9 @@ struct FollowingFailureTests {
         var faults = FaultPlan()
         faults.failEvery = 2
         faults.failCode = .unavailable
-        try await withTracking(count: 1, faults: faults, interval: .milliseconds(20)) { harness in
+        try await withTracking(
+            count: 1, faults: faults, interval: .milliseconds(20), serverFailureRetryDelay: .milliseconds(5)
+        ) { harness in
             let model = harness.service.tripModel(for: harness.names[0])
             var failures = 0
             var statuses: [TripStatus] = []

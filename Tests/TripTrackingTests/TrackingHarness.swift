@@ -8,7 +8,8 @@ import TripTracking
 
 /// An emulator on a manual clock with seeded simulated trips, our client on loopback, and a trip
 /// service whose models refresh only when a test asks (`await model.refresh()`): the interval is
-/// an hour, so each step of a test is one clock move and one refresh.
+/// an hour (and so is the wait after a server failure), so each step of a test is one clock move
+/// and one refresh.
 struct TrackingHarness: Sendable {
     static let provider = "tracking-tests"
     static let seed: UInt64 = 0x00C0_FFEE
@@ -38,18 +39,20 @@ func withTracking<Result: Sendable>(
     faults: FaultPlan = FaultPlan(),
     retryPolicy: RetryPolicy = .none,
     interval: Duration = .seconds(3600),
+    serverFailureRetryDelay: Duration = .seconds(3600),
     deadline: Duration = .seconds(15),
     accessPolicy: (ManualTimeSource) throws -> AccessPolicy = { _ in .noAuth },
     tokenProvider: any TokenProvider = NoTokenProvider(),
+    start: Timestamp = TrackingHarness.start,
     _ body: @Sendable (TrackingHarness) async throws -> Result
 ) async throws -> Result {
-    let clock = ManualTimeSource(start: TrackingHarness.start)
+    let clock = ManualTimeSource(start: start)
     var configuration = EmulatorConfiguration(accessPolicy: try accessPolicy(clock))
     configuration.faults = faults
     return try await withFleetEngineEmulator(configuration, time: clock) { emulator in
         try emulator.simulate(providerID: TrackingHarness.provider, count: count, seed: TrackingHarness.seed)
         let simulations = TripSimulation.seeded(
-            providerID: TrackingHarness.provider, count: count, seed: TrackingHarness.seed, start: TrackingHarness.start
+            providerID: TrackingHarness.provider, count: count, seed: TrackingHarness.seed, start: start
         )
         var clientConfiguration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
         clientConfiguration.retryPolicy = retryPolicy
@@ -58,7 +61,8 @@ func withTracking<Result: Sendable>(
             client in
             let service = TripService(
                 client: client, providerID: TrackingHarness.provider,
-                defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
+                defaultOptions: TripModelOptions(
+                    autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay))
             let harness = TrackingHarness(
                 clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
             return try await withThrowingTaskGroup(of: Void.self) { group in

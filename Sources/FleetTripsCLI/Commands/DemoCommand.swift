@@ -29,6 +29,10 @@ public struct DemoCommand: TripServiceCommand {
     @Option(help: ArgumentHelp("Seconds between two refreshes of the trip.", valueName: "seconds"))
     public var interval = 0.5
 
+    /// Progress events too.
+    @Flag(help: "Also print navigation-style progress events, as `fleettrips follow --progress` does.")
+    public var progress = false
+
     /// JSON lines instead of text.
     @Flag(help: "Print the JSON lines of `fleettrips follow` instead of text.")
     public var jsonLines = false
@@ -59,7 +63,7 @@ public struct DemoCommand: TripServiceCommand {
             if !jsonLines { try output.write(Array(header.utf8)) }
             let following = TripFollowing(
                 names: names, providerID: provider, interval: .milliseconds(Int64(interval * 1000)),
-                format: jsonLines ? .json : .human)
+                format: jsonLines ? .json : .human, progress: progress)
             let session = TripServiceSession(
                 configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: jsonLines)
             try await session.run(errorOutput: &errorOutput) { client in

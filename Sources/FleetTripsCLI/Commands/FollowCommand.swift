@@ -29,6 +29,13 @@ public struct FollowCommand: TripServiceCommand {
     @Option(help: ArgumentHelp("Seconds between two refreshes of a trip.", valueName: "seconds"))
     public var interval = 5.0
 
+    /// Progress events too.
+    @Flag(
+        help: ArgumentHelp(
+            "Also print navigation-style progress events: arrivedAtWaypoint, routeChanged, remainingTimeUpdated, "
+                + "remainingDistanceUpdated, delayCategoryChanged, lightingModeChanged, speeding, locationUpdated."))
+    public var progress = false
+
     /// Text for people instead of JSON.
     @Flag(help: "Print a readable line per event instead of JSON.")
     public var human = false
@@ -77,7 +84,7 @@ public struct FollowCommand: TripServiceCommand {
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .milliseconds(Int64(interval * 1000)),
-            format: human ? .human : .json)
+            format: human ? .human : .json, progress: progress)
         try await connection.session().run(errorOutput: &errorOutput) { client in
             try await following.run(client: client, output: &output)
         }

@@ -36,6 +36,10 @@ public protocol TripModelSubscriber: AnyObject, Sendable {
     func tripModel(_ model: TripModel, didUpdateActiveRouteTraffic traffic: ConsumableTrafficPolyline?)
     /// A refresh failed; ``FleetEngineError/family`` says whether following recovers by itself.
     func tripModel(_ model: TripModel, didFailUpdateWithError error: FleetEngineError)
+    /// Following ended for good: after the events of a final trip (``TripModelState/ended(_:)``),
+    /// or because the trip service stopped (``TripModelState/stopped``). Not in the Consumer SDK,
+    /// whose app lifecycle tells it as much.
+    func tripModel(_ model: TripModel, didEndFollowingWith state: TripModelState)
 }
 
 extension TripModelSubscriber {
@@ -52,6 +56,7 @@ extension TripModelSubscriber {
     public func tripModel(_ model: TripModel, didUpdateIntermediateDestinations destinations: [TerminalLocation]?) {}
     public func tripModel(_ model: TripModel, didUpdateActiveRouteTraffic traffic: ConsumableTrafficPolyline?) {}
     public func tripModel(_ model: TripModel, didFailUpdateWithError error: FleetEngineError) {}
+    public func tripModel(_ model: TripModel, didEndFollowingWith state: TripModelState) {}
 
     /// Calls the method for `event`.
     func deliver(_ event: TripEvent, from model: TripModel) {

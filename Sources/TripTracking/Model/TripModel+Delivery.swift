@@ -10,6 +10,9 @@ extension TripModel {
         var finishing: [TripUpdates.Continuation] = []
         var wakeup = Wakeup()
         var ended = false
+        /// The subscribers told that following ended, after the events.
+        var endingSubscribers: [any TripModelSubscriber] = []
+        var endState: TripModelState?
 
         init(events: [TripEvent], state: State) {
             self.events = events
@@ -33,6 +36,9 @@ extension TripModel {
                 }
             }
             for continuation in finishing { continuation.finish() }
+            if let endState {
+                for subscriber in endingSubscribers { subscriber.tripModel(model, didEndFollowingWith: endState) }
+            }
             wakeup.perform()
         }
     }

@@ -38,7 +38,9 @@ extension TripModel {
                 failures += 1
                 logger.debug(
                     "refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
-                if error.family == .serverOrNetwork { backoff = Self.backoff(afterFailures: failures) }
+                if error.family == .serverOrNetwork {
+                    backoff = Self.backoff(afterFailures: failures, first: options.serverFailureRetryDelay)
+                }
                 delivery = state.withLock { state in
                     state.isCurrent(generation) ? Delivery(events: [.updateFailed(error)], state: state) : nil
                 }
@@ -68,6 +70,8 @@ extension TripModel {
             if isFinal {
                 (delivery.wakeup, delivery.finishing) = state.finish(as: .ended(trip.tripStatus))
                 delivery.ended = true
+                delivery.endState = state.phase
+                delivery.endingSubscribers = state.subscribers.map(\.subscriber)
             }
             return delivery
         }
@@ -122,22 +126,26 @@ extension TripModel {
 
     /// Ends following because the trip service stopped.
     func stop() {
-        let (wakeup, continuations) = state.withLock { state -> (Wakeup, [TripUpdates.Continuation]) in
+        let (wakeup, continuations, subscribers) = state.withLock {
+            state -> (Wakeup, [TripUpdates.Continuation], [any TripModelSubscriber]) in
             switch state.phase {
-            case .ended, .stopped: (Wakeup(), [])
-            case .idle, .following: state.finish(as: .stopped)
+            case .ended, .stopped: return (Wakeup(), [], [])
+            case .idle, .following:
+                let (wakeup, continuations) = state.finish(as: .stopped)
+                return (wakeup, continuations, state.subscribers.map(\.subscriber))
             }
         }
         let error = Self.serviceStoppedError(name)
         for continuation in continuations { continuation.finish(throwing: error) }
+        for subscriber in subscribers { subscriber.tripModel(self, didEndFollowingWith: .stopped) }
         wakeup.perform()
     }
 
     /// The wait before the next refresh after `failures` server or network failures in a row:
-    /// half a second, doubling, with ±20 % jitter (capped by the interval by the caller).
-    static func backoff(afterFailures failures: Int) -> Duration {
-        let base = 0.5 * Double(1 << min(failures - 1, 10))
-        return .milliseconds(Int64(base * Double.random(in: 0.8...1.2) * 1000))
+    /// `first`, doubling, with ±20 % jitter (capped by the interval by the caller).
+    static func backoff(afterFailures failures: Int, first: Duration) -> Duration {
+        let factor = Double(1 << min(failures - 1, 20)) * Double.random(in: 0.8...1.2)
+        return first * factor
     }
 
     /// Whether the trips differ in a field that has no event of its own.

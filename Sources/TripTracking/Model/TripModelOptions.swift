@@ -6,6 +6,10 @@ public struct TripModelOptions: Sendable, Hashable {
     /// `autoRefreshTimeInterval`); 5 seconds by default. A change takes effect at once: a model
     /// waiting out a longer interval refreshes as soon as the new one has passed.
     public var autoRefreshTimeInterval: Duration
+    /// The wait before the refresh after a server or network failure (already retried by the client
+    /// within its deadline); it doubles with each further such failure in a row, with ±20 %
+    /// jitter, and never exceeds ``autoRefreshTimeInterval``. Half a second by default.
+    public var serverFailureRetryDelay: Duration
     /// The GetTrip view asked for; `JOURNEY_SHARING_V1S` is meant for consumers.
     public var view: TripView
     /// How many events one ``TripModel/updates`` iterator may have waiting before the sequence ends
@@ -14,9 +18,13 @@ public struct TripModelOptions: Sendable, Hashable {
 
     /// Options from their parts.
     public init(
-        autoRefreshTimeInterval: Duration = .seconds(5), view: TripView = .unspecified, updatesBufferLimit: Int = 10_000
+        autoRefreshTimeInterval: Duration = .seconds(5),
+        serverFailureRetryDelay: Duration = .milliseconds(500),
+        view: TripView = .unspecified,
+        updatesBufferLimit: Int = 10_000
     ) {
         self.autoRefreshTimeInterval = autoRefreshTimeInterval
+        self.serverFailureRetryDelay = serverFailureRetryDelay
         self.view = view
         self.updatesBufferLimit = updatesBufferLimit
     }

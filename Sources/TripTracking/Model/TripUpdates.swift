@@ -18,34 +18,8 @@ public struct TripUpdates: AsyncSequence, Sendable {
     let model: TripModel
 
     /// An iterator, registered with the model until it is dropped.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(stream: model.makeUpdatesStream())
-    }
-
-    /// Iterates one consumer's events.
-    public struct Iterator: AsyncIteratorProtocol {
-        public typealias Failure = FleetEngineError
-        private var iterator: AsyncThrowingStream<TripEvent, any Error>.AsyncIterator
-
-        init(stream: AsyncThrowingStream<TripEvent, any Error>) {
-            iterator = stream.makeAsyncIterator()
-        }
-
-        /// The next event; nil once following has ended.
-        public mutating func next() async throws(FleetEngineError) -> TripEvent? {
-            try await next(isolation: nil)
-        }
-
-        /// The next event; nil once following has ended.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FleetEngineError) -> TripEvent? {
-            do {
-                return try await iterator.next(isolation: actor)
-            } catch let error as FleetEngineError {
-                throw error
-            } catch {
-                throw FleetEngineError(code: .cancelled, message: "following the trip was cancelled", cause: error)
-            }
-        }
+    public func makeAsyncIterator() -> EventIterator<TripEvent> {
+        EventIterator(model.makeUpdatesStream(), producer: model)
     }
 }
 

@@ -77,9 +77,25 @@ let package = Package(
             dependencies: [
                 "ClientComparison",
                 "CMallocCounter",
+                "ProcessMeasures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // What a load generator measures of its own process.
+        .target(name: "ProcessMeasures"),
+        // One TripService following many trips of a simulating emulator: CPU, memory per trip and
+        // location age (see Scripts/follow-load.py).
+        .executableTarget(
+            name: "FollowLoad",
+            dependencies: [
+                "ProcessMeasures",
+                .product(name: "TripTracking", package: codecPackage),
+                .product(name: "FleetEngineClient", package: codecPackage),
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "FleetEngineStatus", package: codecPackage),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

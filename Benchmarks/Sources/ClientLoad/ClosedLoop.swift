@@ -1,4 +1,5 @@
 import ClientComparison
+import ProcessMeasures
 
 /// A fixed number of callers that each call GetTrip again as soon as the last call returns,
 /// until a duration has passed; calls in flight at the end finish and are counted.

@@ -4,52 +4,53 @@ import FleetEngineStatus
 import NIOCore
 
 extension TripModel {
-    /// The refresh loop of one following (`generation`), run by ``TripService/run()``: refresh,
-    /// deliver, wait, until nobody listens, the trip ends, or the service stops.
+    /// One refresh of one following (`generation`), run as a short task by ``TripService/run()``:
+    /// fetch, merge, deliver, then set the timer of the next (no task waits between refreshes, so
+    /// a followed trip costs a timer, not a suspended task).
     func follow(generation: UInt64) async {
-        var failures = 0
-        while !Task.isCancelled {
-            guard
-                let (held, heldParts, options, waiters) = state.withLock({ state in
-                    state.isCurrent(generation) ? (state.trip, state.parts, state.options, state.takeWaiters()) : nil
-                })
-            else { return }
-            let started = ContinuousClock.now
-            let request = IncrementalTripFetch.request(name: name, holding: held, view: options.view)
-            let outcome: Result<Trip, FleetEngineError>
-            do throws(FleetEngineError) {
-                if let providerMismatch { throw providerMismatch }
-                outcome = .success(try await client.getTrip(request))
-            } catch {
-                outcome = .failure(error)
-            }
-            if Task.isCancelled {
-                for waiter in waiters { waiter.resume() }
-                return
-            }
-            var backoff: Duration?
-            let delivery: Delivery?
-            switch outcome {
-            case .success(let response):
-                failures = 0
-                let trip = IncrementalTripFetch.merge(response, answering: request, into: held)
-                delivery = record(trip, comparedWith: held, heldParts, generation: generation)
-            case .failure(let error):
-                failures += 1
-                logger.debug(
-                    "refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
-                if error.family == .serverOrNetwork {
-                    backoff = Self.backoff(afterFailures: failures, first: options.serverFailureRetryDelay)
-                }
-                delivery = state.withLock { state in
-                    state.isCurrent(generation) ? Delivery(events: [.updateFailed(error)], state: state) : nil
-                }
-            }
-            delivery?.perform(from: self)
-            for waiter in waiters { waiter.resume() }
-            guard let delivery, !delivery.ended else { return }
-            await waitForNextRefresh(generation: generation, started: started, backoff: backoff)
+        guard
+            let (held, heldParts, options, waiters) = state.withLock({ state in
+                state.isCurrent(generation) ? (state.trip, state.parts, state.options, state.takeWaiters()) : nil
+            })
+        else { return }
+        let started = ContinuousClock.now
+        let request = IncrementalTripFetch.request(name: name, holding: held, view: options.view)
+        let outcome: Result<Trip, FleetEngineError>
+        do throws(FleetEngineError) {
+            if let providerMismatch { throw providerMismatch }
+            outcome = .success(try await client.getTrip(request))
+        } catch {
+            outcome = .failure(error)
         }
+        if Task.isCancelled {
+            for waiter in waiters { waiter.resume() }
+            return
+        }
+        var backoff: Duration?
+        let delivery: Delivery?
+        switch outcome {
+        case .success(let response):
+            let trip = IncrementalTripFetch.merge(response, answering: request, into: held)
+            delivery = record(trip, comparedWith: held, heldParts, generation: generation)
+        case .failure(let error):
+            logger.debug("refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
+            (delivery, backoff) = state.withLock { state -> (Delivery?, Duration?) in
+                guard state.isCurrent(generation) else { return (nil, nil) }
+                var backoff: Duration?
+                if error.family == .serverOrNetwork {
+                    state.serverFailures += 1
+                    backoff = Self.backoff(
+                        afterFailures: state.serverFailures, first: state.options.serverFailureRetryDelay)
+                } else {
+                    state.serverFailures = 0
+                }
+                return (Delivery(events: [.updateFailed(error)], state: state), backoff)
+            }
+        }
+        delivery?.perform(from: self)
+        for waiter in waiters { waiter.resume() }
+        guard let delivery, !delivery.ended else { return }
+        scheduleNext(generation: generation, started: started, backoff: backoff)
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following
@@ -66,6 +67,7 @@ extension TripModel {
             guard state.isCurrent(generation) else { return nil }
             state.trip = trip
             state.parts = parts
+            state.serverFailures = 0
             var delivery = Delivery(events: events, state: state)
             if isFinal {
                 (delivery.wakeup, delivery.finishing) = state.finish(as: .ended(trip.tripStatus))
@@ -77,51 +79,56 @@ extension TripModel {
         }
     }
 
-    /// Waits until the next refresh is due: `backoff` (at most the interval) after a server or
-    /// network failure, the interval otherwise, both counted from when the last refresh began.
-    /// Returns early for ``refresh()``, and re-reads the interval whenever the options change.
-    private func waitForNextRefresh(generation: UInt64, started: ContinuousClock.Instant, backoff: Duration?) async {
-        while !Task.isCancelled {
-            let due = state.withLock { state -> ContinuousClock.Instant? in
-                guard state.isCurrent(generation), state.refreshWaiters.isEmpty else { return nil }
-                let interval = state.options.autoRefreshTimeInterval
-                return started + (backoff.map { min($0, interval) } ?? interval)
+    /// Starts the next refresh of `generation` when it is due: `backoff` (at most the interval)
+    /// after a server or network failure, the interval otherwise, both counted from `started`; at
+    /// once when someone waits in ``refresh()``. Until then an event-loop timer holds its place.
+    func scheduleNext(generation: UInt64, started: ContinuousClock.Instant, backoff: Duration?) {
+        enum Next {
+            case none
+            case now
+            case later(Duration, id: UInt64)
+        }
+        let next = state.withLock { state -> Next in
+            guard state.isCurrent(generation) else { return .none }
+            guard state.refreshWaiters.isEmpty else { return .now }
+            let interval = state.options.autoRefreshTimeInterval
+            let remaining = started + (backoff.map { min($0, interval) } ?? interval) - .now
+            guard remaining > .zero else { return .now }
+            state.nextTimerID &+= 1
+            state.timer = PendingRefresh(
+                id: state.nextTimerID, generation: generation, scheduled: nil, started: started, backoff: backoff)
+            return .later(remaining, id: state.nextTimerID)
+        }
+        switch next {
+        case .none:
+            return
+        case .now:
+            starter(self, generation)
+        case .later(let remaining, let id):
+            let (seconds, attoseconds) = remaining.components
+            let scheduled = eventLoop.scheduleTask(
+                in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            ) { [weak self] () -> Void in
+                guard let self else { return }
+                self.timerFired(id)
             }
-            guard let due else { return }
-            let remaining = due - .now
-            guard remaining > .zero else { return }
-            await sleep(for: remaining, generation: generation)
+            let superseded = state.withLock { state -> Bool in
+                guard state.timer?.id == id else { return true }
+                state.timer?.scheduled = scheduled
+                return false
+            }
+            if superseded { scheduled.cancel() }
         }
     }
 
-    private func sleep(for duration: Duration, generation: UInt64) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let sleeper = RefreshSleeper(continuation)
-                let waits = state.withLock { state -> Bool in
-                    guard !Task.isCancelled, state.isCurrent(generation), state.refreshWaiters.isEmpty else {
-                        return false
-                    }
-                    state.sleeper = sleeper
-                    return true
-                }
-                guard waits else {
-                    sleeper.wake()
-                    return
-                }
-                let (seconds, attoseconds) = duration.components
-                let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-                let timer = eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in
-                    self?.state.withLock { state in
-                        if state.sleeper === sleeper { state.sleeper = nil }
-                    }
-                    sleeper.wake()
-                }
-                sleeper.attach(timer)
-            }
-        } onCancel: {
-            state.withLock { $0.takeSleeper() }?.wake()
+    /// The timer of a waiting refresh went off: start it, unless it was superseded meanwhile.
+    private func timerFired(_ id: UInt64) {
+        let pending = state.withLock { state -> PendingRefresh? in
+            guard state.timer?.id == id else { return nil }
+            return state.takeTimer()
         }
+        guard let pending else { return }
+        scheduleNext(generation: pending.generation, started: pending.started, backoff: pending.backoff)
     }
 
     /// Ends following because the trip service stopped.

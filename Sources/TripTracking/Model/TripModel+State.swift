@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import NIOCore
 
 extension TripModel {
     /// Everything about the model that changes, behind its mutex.
@@ -15,7 +16,11 @@ extension TripModel {
         /// The whole trip last delivered, and its parts, which the next refresh is compared with.
         var trip: Trip?
         var parts: TripParts = .none
-        var sleeper: RefreshSleeper?
+        /// The timer of the next refresh, while no refresh is under way.
+        var timer: PendingRefresh?
+        var nextTimerID: UInt64 = 0
+        /// Server or network failures in a row, for the backoff.
+        var serverFailures = 0
         var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
 
@@ -41,7 +46,7 @@ extension TripModel {
             guard phase == .following, listenerCount == 0 else { return Wakeup() }
             phase = .idle
             generation &+= 1
-            return Wakeup(sleeper: takeSleeper(), waiters: takeWaiters())
+            return Wakeup(timer: takeTimer(), waiters: takeWaiters())
         }
 
         /// Ends following for good (`phase` is ``TripModelState/ended(_:)`` or
@@ -51,12 +56,12 @@ extension TripModel {
             generation &+= 1
             let continuations = streams.map(\.continuation)
             streams = []
-            return (Wakeup(sleeper: takeSleeper(), waiters: takeWaiters()), continuations)
+            return (Wakeup(timer: takeTimer(), waiters: takeWaiters()), continuations)
         }
 
-        mutating func takeSleeper() -> RefreshSleeper? {
-            defer { sleeper = nil }
-            return sleeper
+        mutating func takeTimer() -> PendingRefresh? {
+            defer { timer = nil }
+            return timer
         }
 
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
@@ -70,13 +75,25 @@ extension TripModel {
         }
     }
 
-    /// Who to wake once the lock is released.
+    /// The next refresh of a following, waiting for its time: no task exists for the trip while
+    /// it waits, only this event-loop timer.
+    struct PendingRefresh {
+        var id: UInt64
+        var generation: UInt64
+        var scheduled: Scheduled<Void>?
+        /// When the last refresh began, and the backoff after a server failure, from which the time
+        /// of the next is worked out again when the interval changes.
+        var started: ContinuousClock.Instant
+        var backoff: Duration?
+    }
+
+    /// What to cancel and whom to resume once the lock is released.
     struct Wakeup {
-        var sleeper: RefreshSleeper?
+        var timer: PendingRefresh?
         var waiters: [CheckedContinuation<Void, Never>] = []
 
         func perform() {
-            sleeper?.wake()
+            timer?.scheduled?.cancel()
             for waiter in waiters { waiter.resume() }
         }
     }

@@ -63,11 +63,15 @@ public final class TripModel: Sendable {
     public var options: TripModelOptions {
         get { state.withLock { $0.options } }
         set {
-            let sleeper = state.withLock { state in
+            let pending = state.withLock { state in
                 state.options = newValue
-                return state.takeSleeper()
+                return state.takeTimer()
             }
-            sleeper?.wake()
+            // Work the waiting refresh's time out again with the new interval.
+            if let pending {
+                pending.scheduled?.cancel()
+                scheduleNext(generation: pending.generation, started: pending.started, backoff: pending.backoff)
+            }
         }
     }
 
@@ -117,15 +121,19 @@ public final class TripModel: Sendable {
         }
         guard let id else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let sleeper = state.withLock { state -> RefreshSleeper? in
+            let pending = state.withLock { state -> PendingRefresh? in
                 guard state.phase == .following else {
                     continuation.resume()
                     return nil
                 }
                 state.refreshWaiters.append((id, continuation))
-                return state.takeSleeper()
+                return state.takeTimer()
             }
-            sleeper?.wake()
+            // A refresh under way serves the waiter when it ends; a waiting one starts now.
+            if let pending {
+                pending.scheduled?.cancel()
+                starter(self, pending.generation)
+            }
         }
     }
 

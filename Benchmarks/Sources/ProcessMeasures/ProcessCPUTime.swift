@@ -5,8 +5,9 @@
 #endif
 
 /// The CPU time this process has used so far, all threads, user and system.
-enum ProcessCPUTime {
-    static func now() -> Duration {
+public enum ProcessCPUTime {
+    /// The CPU time so far, from `getrusage`.
+    public static func now() -> Duration {
         var usage = rusage()
         #if canImport(Glibc)
             // Glibc imports RUSAGE_SELF as a member of an enum, not as the Int32 getrusage takes.

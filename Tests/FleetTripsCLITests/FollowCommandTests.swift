@@ -112,13 +112,30 @@ struct FollowCommandTests {
 
     @Test("--progress prints navigation-style progress lines beside the trip events", .timeLimit(.minutes(3)))
     func progressLines() async throws {
-        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 1, seed: 5, speed: 200)
-            let result = try await ClientCommandTests.call(
-                ["follow", "--progress"] + names + ["--interval", "0.05"]
-                    + ClientCommandTests.connection(try await emulator.listeningPort()))
-            #expect(result.exitCode == 0)
-            let objects = try Self.objects(result.output)
+        // The emulator's clock moves only when a refresh was printed, so every stage of the trip is
+        // seen however slow the machine is.
+        let clock = ManualTimeSource(start: Timestamp(seconds: 1_700_000_000, nanos: 0))
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth), time: clock) { emulator in
+            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 1, seed: 5)
+            let command = try #require(
+                try CommandRunner.parse(
+                    ["follow", "--progress"] + names + ["--interval", "0.02"]
+                        + ClientCommandTests.connection(try await emulator.listeningPort())) as? FollowCommand)
+            let (lines, sink) = AsyncStream.makeStream(of: String.self)
+            async let finished: Void = {
+                var output = LineStream(sink: sink)
+                var errorOutput: [UInt8] = []
+                defer { sink.finish() }
+                try await command.run(output: &output, errorOutput: &errorOutput)
+            }()
+            var objects: [[String: Any]] = []
+            for await line in lines {
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+                objects.append(object)
+                if object["event"] as? String == "tripUpdated" { clock.advance(by: .seconds(15)) }
+            }
+            try await finished
             let events = Set(objects.compactMap { $0["event"] as? String })
             #expect(events.isSuperset(of: ["tripUpdated", "tripStatus", "routeChanged", "locationUpdated"]))
             let arrivals = objects.filter { $0["event"] as? String == "arrivedAtWaypoint" }
@@ -131,6 +148,7 @@ struct FollowCommandTests {
             let location = objects.first { $0["event"] as? String == "locationUpdated" }?["location"] as? [String: Any]
             #expect(location?["latitude"] is NSNumber)
             #expect(location?["time"] is String)
+            #expect(Self.statuses(objects, trip: names[0]).last == "COMPLETE")
         }
     }
 

@@ -46,6 +46,22 @@ struct SubscriptionTests {
         }
     }
 
+    @Test("a model nobody follows can be forgotten; the next request for its name makes a new one")
+    func forgetting() async throws {
+        try await withTracking(count: 1) { harness in
+            let name = harness.names[0]
+            let model = harness.service.tripModel(for: name)
+            let recorder = EventRecorder()
+            model.register(recorder)
+            #expect(!harness.service.forgetTripModel(for: name), "a followed model is kept")
+            #expect(harness.service.tripModel(for: name) === model)
+            model.unregister(recorder)
+            #expect(harness.service.forgetTripModel(for: name))
+            #expect(!harness.service.forgetTripModel(for: name), "already forgotten")
+            #expect(harness.service.tripModel(for: name) !== model)
+        }
+    }
+
     @Test("ending the only iteration of updates stops following")
     func iteratorEnds() async throws {
         try await withTracking { harness in

@@ -112,7 +112,8 @@ public final class TripModel: Sendable {
     }
 
     /// Refreshes now instead of at the next tick, and returns once that refresh's events have been
-    /// delivered. Returns at once when the trip is not being followed.
+    /// delivered. Returns at once when the trip is not being followed; waits for
+    /// ``TripService/run()`` when that is not running yet.
     public func refresh() async {
         let id = state.withLock { state -> UInt64? in
             guard state.phase == .following else { return nil }

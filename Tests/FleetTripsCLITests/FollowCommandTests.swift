@@ -13,6 +13,29 @@ struct FollowCommandTests {
         }
     }
 
+    /// Runs `command`, handing each line it prints, as a JSON object, to `react` as soon as it is
+    /// printed (so a test can move the emulator on), and returns every line once the command ends.
+    static func run(
+        _ command: sending FollowCommand, reacting react: ([String: Any]) throws -> Void
+    ) async throws -> [[String: Any]] {
+        let (lines, sink) = AsyncStream.makeStream(of: String.self)
+        async let finished: Void = {
+            var output = LineStream(sink: sink)
+            var errorOutput: [UInt8] = []
+            defer { sink.finish() }
+            try await command.run(output: &output, errorOutput: &errorOutput)
+        }()
+        var objects: [[String: Any]] = []
+        for await line in lines {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            objects.append(object)
+            try react(object)
+        }
+        try await finished
+        return objects
+    }
+
     static func statuses(_ objects: [[String: Any]], trip: String) -> [String] {
         objects.filter { $0["trip"] as? String == trip && $0["event"] as? String == "tripStatus" }
             .compactMap { $0["tripStatus"] as? String }
@@ -68,20 +91,9 @@ struct FollowCommandTests {
                 try CommandRunner.parse(
                     ["follow", "later", "--provider", ClientCommandTests.provider, "--interval", "0.05"]
                         + ClientCommandTests.connection(port)) as? FollowCommand)
-            let (lines, sink) = AsyncStream.makeStream(of: String.self)
-            async let finished: Void = {
-                var output = LineStream(sink: sink)
-                var errorOutput: [UInt8] = []
-                defer { sink.finish() }
-                try await command.run(output: &output, errorOutput: &errorOutput)
-            }()
-            var objects: [[String: Any]] = []
             var created = false
             var canceled = false
-            for await line in lines {
-                let object = try #require(
-                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-                objects.append(object)
+            let objects = try await Self.run(command) { object in
                 if !created, object["event"] as? String == "updateFailed" {
                     created = true
                     var create = CreateTripRequest()
@@ -100,7 +112,6 @@ struct FollowCommandTests {
                     _ = try emulator.service.updateTrip(cancel)
                 }
             }
-            try await finished
             let failure = try #require(objects.first { $0["event"] as? String == "updateFailed" })
             #expect(failure["trip"] as? String == name)
             let error = try #require(failure["error"] as? [String: Any])
@@ -121,21 +132,9 @@ struct FollowCommandTests {
                 try CommandRunner.parse(
                     ["follow", "--progress"] + names + ["--interval", "0.02"]
                         + ClientCommandTests.connection(try await emulator.listeningPort())) as? FollowCommand)
-            let (lines, sink) = AsyncStream.makeStream(of: String.self)
-            async let finished: Void = {
-                var output = LineStream(sink: sink)
-                var errorOutput: [UInt8] = []
-                defer { sink.finish() }
-                try await command.run(output: &output, errorOutput: &errorOutput)
-            }()
-            var objects: [[String: Any]] = []
-            for await line in lines {
-                let object = try #require(
-                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-                objects.append(object)
+            let objects = try await Self.run(command) { object in
                 if object["event"] as? String == "tripUpdated" { clock.advance(by: .seconds(15)) }
             }
-            try await finished
             let events = Set(objects.compactMap { $0["event"] as? String })
             #expect(events.isSuperset(of: ["tripUpdated", "tripStatus", "routeChanged", "locationUpdated"]))
             let arrivals = objects.filter { $0["event"] as? String == "arrivedAtWaypoint" }

@@ -15,17 +15,12 @@ import FleetEngineCodec
 /// parts in a thousand and the same for every route, which is all a simulation needs.
 public enum SphericalGeometry {
     /// The WGS84 mean radius, in metres.
-    public static let earthRadiusMeters: Double = 6_371_008.8
+    public static let earthRadiusMeters = LatLng.earthMeanRadiusMeters
 
     /// The great-circle distance between two points, in metres, by the haversine formula (which stays
     /// exact for the short edges of street paths, where the spherical law of cosines loses digits).
     public static func distance(from start: LatLng, to end: LatLng) -> Double {
-        let latitude1 = radians(start.latitude)
-        let latitude2 = radians(end.latitude)
-        let halfLatitude = sin((latitude2 - latitude1) / 2)
-        let halfLongitude = sin(radians(end.longitude - start.longitude) / 2)
-        let haversine = halfLatitude * halfLatitude + cos(latitude1) * cos(latitude2) * halfLongitude * halfLongitude
-        return 2 * earthRadiusMeters * asin(min(1, haversine.squareRoot()))
+        start.distance(to: end)
     }
 
     /// The initial bearing of the great circle from `start` towards `end`: degrees clockwise from
@@ -99,10 +94,7 @@ public enum SphericalGeometry {
 
     /// A `LatLng` with these coordinates, in degrees.
     public static func point(latitude: Double, longitude: Double) -> LatLng {
-        var point = LatLng()
-        point.latitude = latitude
-        point.longitude = longitude
-        return point
+        LatLng(latitude: latitude, longitude: longitude)
     }
 
     static func radians(_ degrees: Double) -> Double {

@@ -29,7 +29,7 @@ public enum DelayCategory: Int, Sendable, Hashable, CaseIterable, CustomStringCo
         var edgeLengths: [Double] = []
         edgeLengths.reserveCapacity(route.count - 1)
         for index in 1..<route.count {
-            edgeLengths.append(GreatCircle.distance(from: route[index - 1], to: route[index]))
+            edgeLengths.append(route[index - 1].distance(to: route[index]))
         }
         let total = edgeLengths.reduce(0, +)
         guard total > 0 else {

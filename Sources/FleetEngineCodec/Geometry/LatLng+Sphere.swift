@@ -5,6 +5,21 @@
 #endif
 
 extension LatLng {
+    /// The WGS84 mean radius (`(2a + b) / 3`), in metres: the sphere Google's geometry libraries
+    /// measure path lengths on.
+    public static let earthMeanRadiusMeters: Double = 6_371_008.8
+
+    /// The great-circle distance to `other`, in metres, by the haversine formula (which stays exact
+    /// for the short edges of street paths, where the spherical law of cosines loses digits).
+    public func distance(to other: LatLng) -> Double {
+        let latitude1 = latitude * Double.pi / 180
+        let latitude2 = other.latitude * Double.pi / 180
+        let halfLatitude = sin((latitude2 - latitude1) / 2)
+        let halfLongitude = sin((other.longitude - longitude) * Double.pi / 180 / 2)
+        let haversine = halfLatitude * halfLatitude + cos(latitude1) * cos(latitude2) * halfLongitude * halfLongitude
+        return 2 * Self.earthMeanRadiusMeters * asin(min(1, haversine.squareRoot()))
+    }
+
     /// A point from its latitude and longitude, in degrees.
     public init(latitude: Double, longitude: Double) {
         self.init()

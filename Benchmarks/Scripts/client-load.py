@@ -2,7 +2,7 @@
 """GetTrip of the ~18 KB trip from our client and from grpc-swift-2, against one grpcio server.
 
     .venv/bin/python3 Benchmarks/Scripts/client-load.py [PATH-TO-ClientLoad] [--seconds S]
-        [--concurrency N ...] [--client ours|grpc-swift ...] [--rounds R] [--json-out FILE]
+        [--concurrency N ...] [--client ours|ours-executor|grpc-swift ...] [--rounds R] [--json-out FILE]
 
 Build ClientLoad first (from the repository root):
 
@@ -10,7 +10,8 @@ Build ClientLoad first (from the repository root):
 
 Starts the Python grpcio TripService of the client tests
 (Tests/FleetEngineClientTests/Fixtures/grpcio_trip_server.py) on 127.0.0.1, then, for each
-concurrency (1 and 16 by default) and each client, runs ClientLoad against it, one run after the
+concurrency (1 and 16 by default) and each client (ours; ours with the callers' tasks on the client's
+own task executor, `--task-executor`; grpc-swift-2), runs ClientLoad against it, one run after the
 other, so every run sees the same server. Each ClientLoad run makes one check call, warms up for a
 second, measures for S seconds, then counts allocations for two more (see ClientLoad.swift); it
 prints one JSON line, and this script prints those lines as a Markdown table. With --rounds R the
@@ -59,7 +60,9 @@ def stop_server(process):
 
 
 def run_client(binary, client, concurrency, seconds, port):
-    command = [binary, "--client", client, "--concurrency", str(concurrency), "--seconds", str(seconds),
+    # "ours-executor": our client with the callers' tasks on its own task executor (--task-executor).
+    flags = ["--client", "ours", "--task-executor"] if client == "ours-executor" else ["--client", client]
+    command = [binary, *flags, "--concurrency", str(concurrency), "--seconds", str(seconds),
                "--port", str(port), "--trip", TRIP, "--warm-up-seconds", str(WARM_UP_SECONDS),
                "--allocation-seconds", str(ALLOCATION_SECONDS)]
     timeout = seconds + WARM_UP_SECONDS + ALLOCATION_SECONDS + RUN_SLACK_SECONDS
@@ -85,7 +88,8 @@ def print_table(rows, show_round):
     print(header)
     print(rule)
     for round_number, row in rows:
-        cells = [row["client"], str(row["concurrency"]), format_number(row["callsPerSecond"]),
+        name = row["client"] + (" (callers on its task executor)" if row.get("taskExecutor") else "")
+        cells = [name, str(row["concurrency"]), format_number(row["callsPerSecond"]),
                  f"{format_number(row['p50Micros'])} µs", f"{format_number(row['p99Micros'])} µs",
                  f"{format_number(row['cpuMicrosPerCall'])} µs", format_number(row["mallocsPerCall"])]
         if show_round:
@@ -98,12 +102,13 @@ def main():
     parser.add_argument("binary", nargs="?", default=DEFAULT_BINARY, help="ClientLoad (release build)")
     parser.add_argument("--seconds", type=float, default=8, help="measured seconds per run")
     parser.add_argument("--concurrency", type=int, action="append", help="calls in flight (repeatable)")
-    parser.add_argument("--client", choices=["ours", "grpc-swift"], action="append", help="(repeatable)")
+    parser.add_argument("--client", choices=["ours", "ours-executor", "grpc-swift"], action="append",
+                        help="(repeatable) ours-executor: ours with the callers on its task executor")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json-out", help="also write the JSON lines to this file")
     arguments = parser.parse_args()
     concurrencies = arguments.concurrency or [1, 16]
-    clients = arguments.client or ["ours", "grpc-swift"]
+    clients = arguments.client or ["ours", "ours-executor", "grpc-swift"]
     if not os.access(arguments.binary, os.X_OK):
         raise SystemExit(f"{arguments.binary} is not an executable; build it first (see --help)")
 

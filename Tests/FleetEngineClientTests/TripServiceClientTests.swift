@@ -113,4 +113,27 @@ struct TripServiceClientTests {
             }
         }
     }
+
+    @Test("callers that prefer the client's task executor run on its event loop, before and after each call")
+    func callersOnTheClientsExecutor() async throws {
+        try await withEmulatorAndClient { _, client in
+            _ = try await client.createTrip(Fixtures.create("on-loop"))
+            let onLoop = try await withThrowingTaskGroup(of: [Bool].self) { group in
+                for _ in 0..<16 {
+                    group.addTask(executorPreference: client.taskExecutor) {
+                        var seen = [client.eventLoop.inEventLoop]
+                        for _ in 0..<5 {
+                            let trip = try await client.getTrip(named: Fixtures.name("on-loop"))
+                            #expect(trip.name == Fixtures.name("on-loop"))
+                            seen.append(client.eventLoop.inEventLoop)
+                        }
+                        return seen
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0 += $1 }
+            }
+            #expect(onLoop.count == 16 * 6)
+            #expect(onLoop.allSatisfy { $0 })
+        }
+    }
 }

@@ -62,6 +62,23 @@ struct SubscriptionTests {
         }
     }
 
+    @Test("refreshes run on the client's event loop: subscribers are called there")
+    func refreshesOnTheClientsLoop() async throws {
+        try await withTracking(count: 1) { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            let subscriber = LoopCheckingSubscriber(eventLoop: harness.client.eventLoop)
+            model.register(subscriber)
+            for _ in 0..<3 {
+                await model.refresh()
+                harness.clock.advance(by: .seconds(30))
+            }
+            model.unregister(subscriber)
+            let calls = subscriber.onLoop
+            #expect(calls.count == 3, "each refresh of a moving trip updates it")
+            #expect(calls.allSatisfy { $0 })
+        }
+    }
+
     @Test("ending the only iteration of updates stops following")
     func iteratorEnds() async throws {
         try await withTracking { harness in

@@ -14,6 +14,9 @@ struct GRPCSwiftGetTripCaller: GetTripCaller {
     let metadata: Metadata
     let options: CallOptions
 
+    /// grpc-swift-2's client offers no executor of its own to its callers.
+    var preferredTaskExecutor: (any TaskExecutor)? { nil }
+
     init(client: GRPCClient<HTTP2ClientTransport.Posix>, tripName: String) {
         self.client = client
         var message = Maps_Fleetengine_V1_GetTripRequest()

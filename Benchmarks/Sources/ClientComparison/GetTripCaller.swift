@@ -5,4 +5,8 @@
 public protocol GetTripCaller: Sendable {
     /// One GetTrip call; the name of the trip in the response.
     func getTrip() async throws -> String
+
+    /// The task executor the client offers its callers, if it offers one: callers that prefer it
+    /// run on the client's I/O thread (FleetEngineClient's `taskExecutor`).
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
 }

@@ -20,6 +20,8 @@ struct OurGetTripCaller: GetTripCaller {
         }
     }
 
+    var preferredTaskExecutor: (any TaskExecutor)? { client.taskExecutor }
+
     func getTrip() async throws -> String {
         try await client.getTrip(named: tripName).name
     }

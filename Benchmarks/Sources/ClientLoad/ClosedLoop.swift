@@ -3,17 +3,22 @@ import ProcessMeasures
 
 /// A fixed number of callers that each call GetTrip again as soon as the last call returns,
 /// until a duration has passed; calls in flight at the end finish and are counted.
+///
+/// With `onClientExecutor`, the callers' tasks prefer the client's own task executor where it
+/// offers one (``GetTripCaller/preferredTaskExecutor``), as ``TripService`` runs its refreshes.
 struct ClosedLoop {
     var concurrency: Int
     var duration: Duration
+    var onClientExecutor = false
 
     func run(_ caller: any GetTripCaller) async throws -> LoopSample {
         let cpuBefore = ProcessCPUTime.now()
         let started = ContinuousClock.now
         let end = started + duration
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            let executor = onClientExecutor ? caller.preferredTaskExecutor : nil
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var latencies: [Duration] = []
                     latencies.reserveCapacity(16_384)
                     var now = ContinuousClock.now

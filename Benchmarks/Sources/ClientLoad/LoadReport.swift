@@ -5,6 +5,8 @@ struct LoadReport {
     var client: ClientKind
     var concurrency: Int
     var nioGlobalExecutor: Bool
+    /// Whether the callers ran on the client's own task executor.
+    var taskExecutor: Bool
     var sample: LoopSample
     var allocationsPerCall: Double?
 
@@ -16,6 +18,7 @@ struct LoadReport {
             ("client", "\"\(client.rawValue)\""),
             ("concurrency", "\(concurrency)"),
             ("nioGlobalExecutor", "\(nioGlobalExecutor)"),
+            ("taskExecutor", "\(taskExecutor)"),
             ("seconds", Self.number(seconds)),
             ("calls", "\(sample.calls)"),
             ("callsPerSecond", Self.number(Double(sample.calls) / seconds)),

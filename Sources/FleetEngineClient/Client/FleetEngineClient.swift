@@ -30,14 +30,28 @@ public final class FleetEngineClient: Sendable, Service {
     let metrics: ClientMetrics
     let authority: String
     let userAgent: String
+    private let executor: EventLoopTaskExecutor
+
+    /// The event loop that carries the client's connection (one loop of the group it was made
+    /// with, chosen once): its socket, its calls' timers and the tasks that prefer
+    /// ``taskExecutor`` run there.
+    public var eventLoop: any EventLoop { executor.eventLoop }
+
+    /// A task executor on ``eventLoop``. A task that makes many calls runs cheaper when it prefers
+    /// it (`withTaskExecutorPreference(client.taskExecutor) { ... }`, or
+    /// `group.addTask(executorPreference: client.taskExecutor) { ... }`): its calls start on the
+    /// connection's thread and it resumes there when the answer is read, without a hand-off to a
+    /// thread of Swift's global pool and back. ``TripService`` runs its refreshes this way. Keep
+    /// blocking or long computations off it: they would hold up every call of the client.
+    public var taskExecutor: any TaskExecutor { executor }
 
     /// A client; no connection is made until the first call.
     ///
     /// - Parameters:
     ///   - configuration: where and how to connect, deadlines and retries.
     ///   - tokenProvider: where JWTs come from; ``NoTokenProvider`` for an emulator without auth.
-    ///   - eventLoopGroup: the event loops to run the connection on; the process's shared ones by
-    ///     default.
+    ///   - eventLoopGroup: the event loops to choose the connection's loop from (one, for the
+    ///     client's life; see ``eventLoop``); the process's shared ones by default.
     ///   - logger: where the client logs; nothing above `debug` on the happy path, and never a
     ///     token. Logs nowhere by default.
     ///   - metricsFactory: where the metrics go: counters `fleetengine_client_calls_total` and
@@ -56,6 +70,7 @@ public final class FleetEngineClient: Sendable, Service {
         self.logger = logger
         let connector = try Connector(configuration: configuration, eventLoopGroup: eventLoopGroup)
         self.manager = ConnectionManager(connector: connector, logger: logger)
+        self.executor = EventLoopTaskExecutor(eventLoop: connector.eventLoop)
         self.tokens = TokenCache(provider: tokenProvider)
         self.metrics = ClientMetrics(factory: metricsFactory)
         self.authority = configuration.endpoint.description

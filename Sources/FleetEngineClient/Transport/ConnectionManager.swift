@@ -40,6 +40,9 @@ final class ConnectionManager: Sendable {
     private let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
 
+    /// The loop every connection runs on.
+    var eventLoop: any EventLoop { connector.eventLoop }
+
     init(connector: Connector, logger: Logger) {
         self.connector = connector
         self.logger = logger
@@ -95,7 +98,7 @@ final class ConnectionManager: Sendable {
                         continuation.resume(throwing: error)
                     case .wait:
                         let remaining = max(deadline - .now, .zero)
-                        connector.eventLoopGroup.any().scheduleTask(in: TimeAmount(remaining)) { [self] in
+                        connector.eventLoop.scheduleTask(in: TimeAmount(remaining)) { [self] in
                             resumeWaiter(
                                 waiterID,
                                 throwing: FleetEngineError(

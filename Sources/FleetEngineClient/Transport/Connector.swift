@@ -7,14 +7,18 @@ import NIOSSL
 
 /// Opens HTTP/2 connections: TCP, then TLS with ALPN `h2` (or plaintext h2c), then the HTTP/2
 /// preface and the server's SETTINGS.
+///
+/// Every connection of a client is made on the same event loop, chosen once from the group: the
+/// client's calls, their timers and the tasks that prefer ``FleetEngineClient/taskExecutor`` all
+/// run on that one thread.
 struct Connector: Sendable {
     let configuration: ClientConfiguration
-    let eventLoopGroup: any EventLoopGroup
+    let eventLoop: any EventLoop
     private let sslContext: NIOSSLContext?
 
     init(configuration: ClientConfiguration, eventLoopGroup: any EventLoopGroup) throws(FleetEngineError) {
         self.configuration = configuration
-        self.eventLoopGroup = eventLoopGroup
+        self.eventLoop = eventLoopGroup.next()
         switch configuration.transportSecurity.mode {
         case .plaintext:
             sslContext = nil
@@ -48,7 +52,7 @@ struct Connector: Sendable {
         let keepalive = configuration.keepalive
         let sslContext = self.sslContext
         let box = ConnectionBox()
-        let bootstrap = ClientBootstrap(group: eventLoopGroup)
+        let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in

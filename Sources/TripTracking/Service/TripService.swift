@@ -3,7 +3,6 @@ import FleetEngineCodec
 import FleetEngineStatus
 import Logging
 import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
@@ -18,6 +17,12 @@ import Synchronization
 /// for try await event in model.updates { print(event.name) }
 /// ```
 ///
+/// Everything a refresh does — its timer, its call, merging the answer and delivering the events to
+/// subscribers — runs on the client's ``FleetEngineClient/eventLoop``, through its
+/// ``FleetEngineClient/taskExecutor``: a refresh costs no hand-off between threads, so following
+/// thousands of trips costs little CPU. Subscribers are called on that thread and should return
+/// quickly; an ``TripModel/updates`` consumer runs where its own task runs.
+///
 /// Tokens come from the client's ``TokenProvider``, asked per trip (GetTrip names the trip), so
 /// consumer tokens work. The refreshes live in ``run()``: models may be asked for and subscribed
 /// to before it runs, and start refreshing once it does. When ``run()`` ends, every model that
@@ -30,7 +35,6 @@ public final class TripService: Sendable, Service {
     public let providerID: String
     /// The options each new model starts with.
     public let defaultOptions: TripModelOptions
-    private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let models = Mutex<[String: TripModel]>([:])
     private let starts = RefreshStarts()
@@ -41,19 +45,16 @@ public final class TripService: Sendable, Service {
     ///   - client: the client to fetch with; its ``FleetEngineClient/run()`` must be running too.
     ///   - providerID: the provider's id (its Cloud project id).
     ///   - defaultOptions: the options new models start with.
-    ///   - eventLoopGroup: where the refresh timers run; the process's shared event loops by default.
     ///   - logger: where the service logs (failed refreshes at `debug`); nowhere by default.
     public init(
         client: FleetEngineClient,
         providerID: String,
         defaultOptions: TripModelOptions = TripModelOptions(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.client = client
         self.providerID = providerID
         self.defaultOptions = defaultOptions
-        self.eventLoopGroup = eventLoopGroup
         self.logger = logger
     }
 
@@ -72,7 +73,7 @@ public final class TripService: Sendable, Service {
                 providerID: providerID,
                 options: defaultOptions,
                 client: client,
-                eventLoop: eventLoopGroup.next(),
+                eventLoop: client.eventLoop,
                 logger: logger,
                 starter: { model, generation in starts.start(model, generation: generation) })
             models[fullName] = model
@@ -103,9 +104,14 @@ public final class TripService: Sendable, Service {
     /// `ServiceLifecycle` service, a graceful shutdown of the group stops it gracefully.
     public func run() async {
         await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                for await start in starts.stream {
-                    group.addTask { await start.model.follow(generation: start.generation) }
+            // The loop that takes the starts and the refreshes it adds prefer the client's event
+            // loop: a timer fires there, the call's answer is read there, and the refresh goes on
+            // there without waking another thread.
+            await withTaskExecutorPreference(client.taskExecutor) {
+                await withDiscardingTaskGroup { group in
+                    for await start in starts.stream {
+                        group.addTask { await start.model.follow(generation: start.generation) }
+                    }
                 }
             }
         } onGracefulShutdown: {

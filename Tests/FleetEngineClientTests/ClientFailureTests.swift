@@ -148,6 +148,34 @@ struct ClientFailureTests {
         }
     }
 
+    @Test("each call ends at its own deadline: a short one started after a long one does not wait for it")
+    func deadlinesOfCallsInFlight() async throws {
+        var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulator.faults.delay = .seconds(10)
+        try await withEmulatorAndClient(emulator, configure: { $0.retryPolicy = .none }) { _, client in
+            let longEnded = Mutex(false)
+            let long = Task { () async -> FleetEngineError? in
+                let error = await fleetEngineError {
+                    _ = try await client.getTrip(
+                        named: Fixtures.name("slow"), options: CallOptions(timeout: .seconds(30)))
+                }
+                longEnded.withLock { $0 = true }
+                return error
+            }
+            // Give the long call time to reach the connection first, so that its deadline is the
+            // one the client is waiting for when the short call arrives.
+            try await Task.sleep(for: .milliseconds(300))
+            let short = await fleetEngineError {
+                _ = try await client.getTrip(
+                    named: Fixtures.name("slow"), options: CallOptions(timeout: .milliseconds(200)))
+            }
+            #expect(short?.code == .deadlineExceeded)
+            #expect(!longEnded.withLock { $0 }, "the long call waits for its server or its own deadline")
+            long.cancel()
+            #expect(await long.value?.code == .cancelled)
+        }
+    }
+
     @Test("cancelling the calling task ends the call with CANCELLED at once")
     func cancellation() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)

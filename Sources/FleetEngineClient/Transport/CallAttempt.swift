@@ -42,7 +42,6 @@ final class CallAttempt: @unchecked Sendable {
     var streamEndedByServer = false
     /// A cancellation (or deadline) that came before the attempt reached the event loop.
     var pendingFailure: FleetEngineError?
-    var deadlineTask: Scheduled<Void>?
     private var continuation: UnsafeContinuation<CallAttemptOutcome, Never>?
     private(set) var isCompleted = false
 
@@ -62,8 +61,6 @@ final class CallAttempt: @unchecked Sendable {
         guard !isCompleted, let continuation else { return }
         isCompleted = true
         self.continuation = nil
-        deadlineTask?.cancel()
-        deadlineTask = nil
         continuation.resume(returning: outcome)
     }
 }

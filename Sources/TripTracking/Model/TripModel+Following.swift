@@ -98,7 +98,7 @@ extension TripModel {
             guard remaining > .nanoseconds(Int64(Self.timerTick / 2)) else { return .now }
             state.nextTimerID &+= 1
             state.timer = PendingRefresh(
-                id: state.nextTimerID, generation: generation, scheduled: nil, started: started, backoff: backoff)
+                id: state.nextTimerID, generation: generation, started: started, backoff: backoff)
             return .later(remaining, id: state.nextTimerID)
         }
         switch next {
@@ -107,17 +107,7 @@ extension TripModel {
         case .now:
             starter(self, generation)
         case .later(let remaining, let id):
-            let scheduled = eventLoop.scheduleTask(deadline: Self.timerDeadline(in: remaining)) {
-                [weak self] () -> Void in
-                guard let self else { return }
-                self.timerFired(id)
-            }
-            let superseded = state.withLock { state -> Bool in
-                guard state.timer?.id == id else { return true }
-                state.timer?.scheduled = scheduled
-                return false
-            }
-            if superseded { scheduled.cancel() }
+            timers.schedule(self, timerID: id, at: Self.timerDeadline(in: remaining))
         }
     }
 
@@ -125,20 +115,21 @@ extension TripModel {
     /// loop's uptime clock) nearest its exact time.
     static let timerTick: UInt64 = 20_000_000
 
-    /// When the timer of a refresh `remaining` from now goes off: `remaining`, rounded to the
-    /// nearest ``timerTick``. The refreshes that fall in one tick start together, in one turn of the
-    /// event loop: their requests leave in one write, their answers tend to arrive in one read, and
-    /// the loop wakes once for them all instead of once each. A refresh moves by at most half a
-    /// tick, 10 ms in a 5 s interval, and the intervals keep their length on average.
-    static func timerDeadline(in remaining: Duration) -> NIODeadline {
+    /// When the timer of a refresh `remaining` from now goes off, in uptime nanoseconds:
+    /// `remaining`, rounded to the nearest ``timerTick``. The refreshes that fall in one tick share
+    /// one timer (``RefreshTimers``) and start together, in one turn of the event loop: their
+    /// requests leave in one write, their answers tend to arrive in one read, and the loop wakes
+    /// once for them all instead of once each. A refresh moves by at most half a tick, 10 ms in a
+    /// 5 s interval, and the intervals keep their length on average.
+    static func timerDeadline(in remaining: Duration) -> UInt64 {
         let (seconds, attoseconds) = remaining.components
         let nanoseconds = UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         let exact = NIODeadline.now().uptimeNanoseconds + nanoseconds
-        return .uptimeNanoseconds((exact + timerTick / 2) / timerTick * timerTick)
+        return (exact + timerTick / 2) / timerTick * timerTick
     }
 
     /// The timer of a waiting refresh went off: start it, unless it was superseded meanwhile.
-    private func timerFired(_ id: UInt64) {
+    func timerFired(_ id: UInt64) {
         let pending = state.withLock { state -> PendingRefresh? in
             guard state.timer?.id == id else { return nil }
             return state.takeTimer()

@@ -76,24 +76,23 @@ extension TripModel {
     }
 
     /// The next refresh of a following, waiting for its time: no task exists for the trip while
-    /// it waits, only this event-loop timer.
+    /// it waits, only an entry in the service's ``RefreshTimers`` under this id. Taking it out of
+    /// the state cancels it: the timer, when it goes off, finds another id or none.
     struct PendingRefresh {
         var id: UInt64
         var generation: UInt64
-        var scheduled: Scheduled<Void>?
         /// When the last refresh began, and the backoff after a server failure, from which the time
         /// of the next is worked out again when the interval changes.
         var started: ContinuousClock.Instant
         var backoff: Duration?
     }
 
-    /// What to cancel and whom to resume once the lock is released.
+    /// Whom to resume once the lock is released (the timer taken out is cancelled by that).
     struct Wakeup {
         var timer: PendingRefresh?
         var waiters: [CheckedContinuation<Void, Never>] = []
 
         func perform() {
-            timer?.scheduled?.cancel()
             for waiter in waiters { waiter.resume() }
         }
     }

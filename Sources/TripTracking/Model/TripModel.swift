@@ -27,7 +27,7 @@ public final class TripModel: Sendable {
     /// The trip's full name, `providers/{provider_id}/trips/{trip_id}`.
     public let name: String
     let client: FleetEngineClient
-    let eventLoop: any EventLoop
+    let timers: RefreshTimers
     let logger: Logger
     let starter: @Sendable (TripModel, UInt64) -> Void
     let state: Mutex<State>
@@ -40,13 +40,13 @@ public final class TripModel: Sendable {
         providerID: String,
         options: TripModelOptions,
         client: FleetEngineClient,
-        eventLoop: any EventLoop,
+        timers: RefreshTimers,
         logger: Logger,
         starter: @escaping @Sendable (TripModel, UInt64) -> Void
     ) {
         self.name = name
         self.client = client
-        self.eventLoop = eventLoop
+        self.timers = timers
         self.logger = logger
         self.starter = starter
         self.state = Mutex(State(options: options))
@@ -69,7 +69,6 @@ public final class TripModel: Sendable {
             }
             // Work the waiting refresh's time out again with the new interval.
             if let pending {
-                pending.scheduled?.cancel()
                 scheduleNext(generation: pending.generation, started: pending.started, backoff: pending.backoff)
             }
         }
@@ -132,7 +131,6 @@ public final class TripModel: Sendable {
             }
             // A refresh under way serves the waiter when it ends; a waiting one starts now.
             if let pending {
-                pending.scheduled?.cancel()
                 starter(self, pending.generation)
             }
         }

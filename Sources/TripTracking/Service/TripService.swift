@@ -38,6 +38,7 @@ public final class TripService: Sendable, Service {
     private let logger: Logger
     private let models = Mutex<[String: TripModel]>([:])
     private let starts = RefreshStarts()
+    private let timers: RefreshTimers
 
     /// A trip service.
     ///
@@ -56,6 +57,7 @@ public final class TripService: Sendable, Service {
         self.providerID = providerID
         self.defaultOptions = defaultOptions
         self.logger = logger
+        self.timers = RefreshTimers(eventLoop: client.eventLoop)
     }
 
     /// The model of the trip `name`: a full name (`providers/{provider_id}/trips/{trip_id}`) or a
@@ -73,7 +75,7 @@ public final class TripService: Sendable, Service {
                 providerID: providerID,
                 options: defaultOptions,
                 client: client,
-                eventLoop: client.eventLoop,
+                timers: timers,
                 logger: logger,
                 starter: { model, generation in starts.start(model, generation: generation) })
             models[fullName] = model

@@ -201,20 +201,13 @@ extension FleetEngineClient {
             throw FleetEngineError(
                 code: .deadlineExceeded, message: "the call's deadline passed before it could be sent", origin: .local)
         }
-        var metadata = GRPCMetadata()
-        metadata.append(name: "x-goog-request-params", value: routing)
-        if !token.value.isEmpty { metadata.append(name: "authorization", value: "Bearer " + token.value) }
         let head: GRPCRequestHead
         do throws(WireError) {
-            var built = try GRPCRequestHead(
-                method: method,
-                authority: authority,
-                scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
-                timeout: GRPCTimeout(remaining),
-                userAgent: userAgent,
-                acceptedEncodings: [.gzip, .deflate],
-                metadata: metadata
-            )
+            var built = try requestHeadTemplate.get()
+            built.method = method
+            built.timeout = GRPCTimeout(remaining)
+            try built.appendMetadata(name: "x-goog-request-params", value: routing)
+            if !token.value.isEmpty { try built.appendMetadata(name: "authorization", value: "Bearer " + token.value) }
             for field in options.metadata { try built.appendMetadata(name: field.name, value: field.value) }
             head = built
         } catch {
@@ -251,18 +244,28 @@ extension FleetEngineClient {
     /// Percent-encodes everything but RFC 3986's unreserved characters, as Google's clients write
     /// routing header values.
     static func percentEncoded(_ text: String) -> String {
-        var output = ""
+        // Project ids are made of unreserved characters only: the text as it is.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
+        var output = [UInt8]()
+        output.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                output +=
-                    "%" + String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]], as: UTF8.self)
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_` and `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 }

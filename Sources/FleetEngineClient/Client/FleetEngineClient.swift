@@ -28,8 +28,10 @@ public final class FleetEngineClient: Sendable, Service {
     let tokens: TokenCache
     let logger: Logger
     let metrics: ClientMetrics
-    let authority: String
-    let userAgent: String
+    /// What every call's header block shares (`:authority`, `:scheme`, `user-agent`,
+    /// `grpc-accept-encoding`), checked once; a call sets its method, timeout and metadata. A
+    /// configuration whose values cannot be sent fails each call with INVALID_ARGUMENT.
+    let requestHeadTemplate: Result<GRPCRequestHead, WireError>
     private let executor: EventLoopTaskExecutor
 
     /// The event loop that carries the client's connection (one loop of the group it was made
@@ -73,8 +75,14 @@ public final class FleetEngineClient: Sendable, Service {
         self.executor = EventLoopTaskExecutor(eventLoop: connector.eventLoop)
         self.tokens = TokenCache(provider: tokenProvider)
         self.metrics = ClientMetrics(factory: metricsFactory)
-        self.authority = configuration.endpoint.description
-        self.userAgent = configuration.userAgent + " grpc-swift-fleet-engine/\(Self.version)"
+        self.requestHeadTemplate = Result { () throws(WireError) in
+            try GRPCRequestHead(
+                method: .getTrip,
+                authority: configuration.endpoint.description,
+                scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
+                userAgent: configuration.userAgent + " grpc-swift-fleet-engine/\(Self.version)",
+                acceptedEncodings: [.gzip, .deflate])
+        }
     }
 
     /// Runs the client's connections until ``beginGracefulShutdown()`` is called (then returns

@@ -432,6 +432,15 @@ public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
         static let empty = Storage(Fields())
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
+
+        /// Whether the fields equal `other`'s, compared where they are: reading `fields` out of the
+        /// class copies the struct and retains every reference in it, twice per comparison.
+        func hasFields(equalTo other: Storage) -> Bool {
+            if self === other { return true }
+            return withUnsafeMutablePointer(to: &fields) { lhs in
+                withUnsafeMutablePointer(to: &other.fields) { rhs in lhs.pointee == rhs.pointee }
+            }
+        }
     }
 
     var storage: Storage
@@ -449,7 +458,7 @@ public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.hasFields(equalTo: rhs.storage)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -919,6 +928,15 @@ public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible 
         static let empty = Storage(Fields())
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
+
+        /// Whether the fields equal `other`'s, compared where they are: reading `fields` out of the
+        /// class copies the struct and retains every reference in it, twice per comparison.
+        func hasFields(equalTo other: Storage) -> Bool {
+            if self === other { return true }
+            return withUnsafeMutablePointer(to: &fields) { lhs in
+                withUnsafeMutablePointer(to: &other.fields) { rhs in lhs.pointee == rhs.pointee }
+            }
+        }
     }
 
     var storage: Storage
@@ -936,7 +954,7 @@ public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible 
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage.hasFields(equalTo: rhs.storage)
     }
 
     public func hash(into hasher: inout Hasher) {

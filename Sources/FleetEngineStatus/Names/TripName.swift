@@ -20,12 +20,22 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
         self.tripID = tripID
     }
 
+    private init(checkedProviderID: String, tripID: String) {
+        self.providerID = checkedProviderID
+        self.tripID = tripID
+    }
+
     /// Parses `providers/{provider_id}/trips/{trip_id}`.
     ///
     /// - Throws: INVALID_ARGUMENT with a `BadRequest` violation of `field` (the request field that
     ///   carried the name) saying what is wrong.
     public init(parsing name: String, field: String = "name") throws(FleetEngineError) {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        if let (providerID, tripID) = Self.validASCIIParts(of: name) {
+            self.init(checkedProviderID: String(providerID), tripID: String(tripID))
+            return
+        }
+        // Split at every "/", also one that a combining mark follows (one Character, "/\u{301}").
+        let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 4, parts[0] == "providers", parts[2] == "trips" else {
             throw FleetEngineError.invalidArgument(
                 field: field,
@@ -35,11 +45,49 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
         try self.init(providerID: String(parts[1]), tripID: String(parts[3]), field: field)
     }
 
+    /// The parts of a valid name made only of ASCII, found in one pass over its bytes (every
+    /// refresh of a followed trip checks its name), or nil for any other name, which the general
+    /// path checks scalar by scalar and explains. For ASCII the two agree: a provider id of
+    /// 1 to 63 letters, digits, `-`, `_` and `.`; a trip id of 1 to 64 printable characters other
+    /// than `/`, `:`, `\`, `?` and `#` (ASCII's control characters are 0x00–0x1F and 0x7F).
+    private static func validASCIIParts(of name: String) -> (Substring, Substring)? {
+        let bytes = name.utf8
+        let providersPrefix = "providers/".utf8
+        guard bytes.starts(with: providersPrefix) else { return nil }
+        let providerStart = bytes.index(bytes.startIndex, offsetBy: providersPrefix.count)
+        guard let slash = bytes[providerStart...].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let provider = bytes[providerStart..<slash]
+        let tripsPrefix = "/trips/".utf8
+        guard bytes[slash...].starts(with: tripsPrefix) else { return nil }
+        let trip = bytes[bytes.index(slash, offsetBy: tripsPrefix.count)...]
+        guard (1...63).contains(provider.count), provider.allSatisfy(isProviderIDByte),
+            (1...64).contains(trip.count), trip.allSatisfy(isTripIDByte)
+        else { return nil }
+        return (Substring(provider), Substring(trip))
+    }
+
+    private static func isProviderIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    private static func isTripIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"): false
+        case 0x20..<0x7F: true
+        default: false
+        }
+    }
+
     /// Parses a parent, `providers/{provider_id}`, and returns the provider id.
     public static func providerID(parsingParent parent: String, field: String = "parent") throws(FleetEngineError)
         -> String
     {
-        let parts = parent.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = parent.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 2, parts[0] == "providers" else {
             throw FleetEngineError.invalidArgument(
                 field: field, "\"\(parent)\" is not a parent of the form providers/{provider_id}")
@@ -80,7 +128,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
         guard id.count <= 64 else {
             throw FleetEngineError.invalidArgument(field: field, "the trip id is longer than 64 characters")
         }
-        if let bad = id.first(where: { "/:\\?#".contains($0) }) {
+        if let bad = id.unicodeScalars.first(where: { "/:\\?#".unicodeScalars.contains($0) }) {
             throw FleetEngineError.invalidArgument(
                 field: field, "the trip id contains \"\(bad)\", which is not allowed")
         }

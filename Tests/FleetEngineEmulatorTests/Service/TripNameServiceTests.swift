@@ -14,6 +14,8 @@ struct TripNameServiceTests {
         "providers/test-project/trips/with space and , comma",
         "providers/test-project/trips/" + String(repeating: "t", count: 64),
         "providers/test-project/trips/" + String(repeating: "é", count: 64),
+        "providers/" + String(repeating: "p", count: 63) + "/trips/~!$&'()*+,;=@[]{}|^`\"<>%",
+        "providers/test-project/trips/\u{301}x",
     ]
 
     static let badNames = [
@@ -38,6 +40,14 @@ struct TripNameServiceTests {
         "providers/test-project/trips/a\u{7}b",
         "providers/test-project/trips/" + String(repeating: "t", count: 65),
         "providers/" + String(repeating: "p", count: 64) + "/trips/trip-1",
+        "providers/test-project/trips/a\u{7F}b",
+        "providers/test-project/trips/a\tb",
+        "providers/test-project/trips/a\r\nb",
+        "providers/test-project/trips/trip-1\u{0}",
+        "providers/test-project/trips//",
+        "providers/test-project/trips/x/\u{301}",
+        "providers/test-project/trips/x#\u{301}",
+        "providers/test-project/trips/x:\u{308}y",
     ]
 
     @Test("a well-formed name of no trip is NOT_FOUND, not INVALID_ARGUMENT", arguments: goodNames)
@@ -47,6 +57,7 @@ struct TripNameServiceTests {
         #expect(error.code == .notFound)
         let parsed = try TripName(parsing: name)
         #expect(parsed.description == name)
+        #expect(!parsed.providerID.unicodeScalars.contains("/") && !parsed.tripID.unicodeScalars.contains("/"))
     }
 
     @Test("a well-formed name can be created and read back", arguments: goodNames)

@@ -15,8 +15,9 @@ import Synchronization
 final class TokenCache: Sendable {
     /// How long before its expiry a token is asked for again.
     static let refreshMargin: Duration = .seconds(60)
-    /// Past this many entries, expired ones are dropped, then the oldest.
-    static let capacity = 10_000
+    /// The number of tokens kept by default: one per followed trip for consumer tokens, so well
+    /// above the trips one service follows.
+    static let defaultCapacity = 100_000
 
     private struct Key: Hashable {
         var providerID: String
@@ -27,14 +28,24 @@ final class TokenCache: Sendable {
     private struct Entry {
         var token: FleetEngineToken
         var expiry: ContinuousClock.Instant?
-        var stored: ContinuousClock.Instant
+        /// When it was stored, as a count of the tokens stored before it.
+        var serial: UInt64
+    }
+
+    private struct Entries {
+        var tokens: [Key: Entry] = [:]
+        var stored: UInt64 = 0
     }
 
     private let provider: any TokenProvider
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let capacity: Int
+    private let entries = Mutex(Entries())
 
-    init(provider: any TokenProvider) {
+    /// A cache of at most `capacity` tokens: past that, expired ones are dropped, then the oldest
+    /// tenth, so that a full cache makes room once per tenth of its size rather than per token.
+    init(provider: any TokenProvider, capacity: Int = TokenCache.defaultCapacity) {
         self.provider = provider
+        self.capacity = max(1, capacity)
     }
 
     /// A token for `request`: the cached one while it is good, else a new one from the provider,
@@ -44,7 +55,7 @@ final class TokenCache: Sendable {
         let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
         let now = ContinuousClock.now
         if !request.isRefresh,
-            let cached = entries.withLock({ $0[key] }),
+            let cached = entries.withLock({ $0.tokens[key] }),
             cached.expiry.map({ now < $0 - Self.refreshMargin }) ?? true
         {
             return cached.token
@@ -67,19 +78,26 @@ final class TokenCache: Sendable {
             return token
         }
         let expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
+        let capacity = self.capacity
         entries.withLock { entries in
-            if entries.count >= Self.capacity { Self.evict(&entries, now: now) }
-            entries[key] = Entry(token: token, expiry: expiry, stored: now)
+            if entries.tokens[key] == nil, entries.tokens.count >= capacity {
+                Self.evict(&entries.tokens, capacity: capacity, now: now)
+            }
+            entries.stored &+= 1
+            entries.tokens[key] = Entry(token: token, expiry: expiry, serial: entries.stored)
         }
         return token
     }
 
-    private static func evict(_ entries: inout [Key: Entry], now: ContinuousClock.Instant) {
-        entries = entries.filter { $0.value.expiry.map { now < $0 } ?? true }
-        if entries.count >= capacity {
-            let oldest = entries.sorted { $0.value.stored < $1.value.stored }.prefix(entries.count - capacity / 2)
-            for (key, _) in oldest { entries[key] = nil }
-        }
+    /// The number of tokens held.
+    var count: Int { entries.withLock { $0.tokens.count } }
+
+    private static func evict(_ tokens: inout [Key: Entry], capacity: Int, now: ContinuousClock.Instant) {
+        tokens = tokens.filter { $0.value.expiry.map { now < $0 } ?? true }
+        guard tokens.count >= capacity else { return }
+        let excess = tokens.count - capacity + 1
+        let oldest = tokens.sorted { $0.value.serial < $1.value.serial }.prefix(max(excess, capacity / 10))
+        for (key, _) in oldest { tokens[key] = nil }
     }
 
     /// How long until the JWT's `exp` claim (RFC 7519 section 4.1.4, seconds since 1970), if the

@@ -71,13 +71,22 @@ struct CaptureCommandTests {
         #expect(lines.count == 4)
     }
 
-    @Test("--trip keeps the calls whose messages name the trip")
-    func tripFilter() throws {
-        let lines = try Self.run(["--trip", "providers/test-project/trips/captured", Self.capture])
+    @Test(
+        "--trip keeps the calls whose messages name the trip, by name or by id",
+        arguments: ["providers/test-project/trips/captured", "captured"])
+    func tripFilter(trip: String) throws {
+        let lines = try Self.run(["--trip", trip, Self.capture])
         let methods = lines.filter { $0["status"] != nil }.compactMap {
             ($0["method"] as? String)?.split(separator: "/").last
         }
         #expect(methods == ["CreateTrip", "UpdateTrip", "ReportBillableTrip", "DeleteTrip", "GetTrip"])
+    }
+
+    @Test(
+        "--trip with a prefix of a trip id, or of a name, keeps nothing",
+        arguments: ["capture", "providers/test-project/trips/c"])
+    func tripFilterPrefix(trip: String) throws {
+        #expect(try Self.run(["--trip", trip, Self.capture]).isEmpty)
     }
 
     @Test("--follow with an idle limit reads the same lines from a finished file")

@@ -6,7 +6,10 @@
 public struct CaptureFilter: Sendable {
     /// A `:path`, or a method name that the path ends with (`GetTrip`).
     public var method: String?
-    /// A trip name (`providers/p/trips/t`) or trip id that one of the call's messages carries.
+    /// A trip name (`providers/p/trips/t`) or trip id that one of the call's messages carries:
+    /// a string field, at any depth, equal to the name, or for an id equal to the id or to a name
+    /// with that id (`trip-1` matches `providers/p/trips/trip-1` and a waypoint's `trip_id`
+    /// `trip-1`, not `trip-10`).
     public var trip: String?
     /// Status names (`NOT_FOUND`) or numbers the call must have ended with.
     public var statuses: Set<String>
@@ -39,7 +42,7 @@ public struct CaptureFilter: Sendable {
             case .message(let message):
                 guard methodMatches(message.method) else { continue }
                 let key = CallKey(connection: message.connection.id, stream: message.streamID)
-                if let trip, message.payload.firstRange(of: Array(trip.utf8)) != nil { tripMatched.insert(key) }
+                if let trip, Self.carries(trip: Array(trip.utf8), in: message.payload[...]) { tripMatched.insert(key) }
                 if statuses.isEmpty, trip == nil || tripMatched.contains(key), held[key] == nil {
                     kept.append(record)
                 } else {
@@ -61,6 +64,36 @@ public struct CaptureFilter: Sendable {
             }
         }
         return kept
+    }
+
+    /// How deep the search for a trip name goes into nested messages.
+    private static let maximumNesting = 16
+
+    /// Whether a length-delimited field of `payload` (a serialized message), or of a message
+    /// nested in it, names `trip`. Every length-delimited field is also read as a message
+    /// (``WireField``), since without the schema a string and a nested message look alike; bytes
+    /// that are not a well-formed message hold no fields to search.
+    static func carries(trip: [UInt8], in payload: ArraySlice<UInt8>, depth: Int = 0) -> Bool {
+        guard let fields = WireField.fields(of: payload) else { return false }
+        for field in fields {
+            guard case .lengthDelimited(let bytes) = field.value else { continue }
+            if names(trip: trip, bytes) { return true }
+            if depth < maximumNesting, carries(trip: trip, in: bytes, depth: depth + 1) { return true }
+        }
+        return false
+    }
+
+    /// Whether `field` is the trip: the name itself, or for an id, the id or a name ending in it.
+    private static func names(trip: [UInt8], _ field: ArraySlice<UInt8>) -> Bool {
+        if field.elementsEqual(trip) { return true }
+        guard !trip.contains(UInt8(ascii: "/")) else { return false }
+        let prefix = "providers/".utf8
+        let suffix = Array("/trips/".utf8) + trip
+        guard field.count > prefix.count + suffix.count, field.starts(with: prefix),
+            field.suffix(suffix.count).elementsEqual(suffix)
+        else { return false }
+        let provider = field.dropFirst(prefix.count).dropLast(suffix.count)
+        return !provider.contains(UInt8(ascii: "/"))
     }
 
     private func methodMatches(_ path: String?) -> Bool {

@@ -467,6 +467,50 @@ def boxed_accessors(w, message, indent, pad):
         w("}", indent + 1)
 
 
+# The part of a boxed message that does not depend on its fields: the copy-on-write storage class,
+# equality and hashing. Emitted as one block, indented one level inside the message.
+BOXED_STORAGE = """\
+/// Copy-on-write storage: shared between copies until one of them changes a field.
+final class Storage: @unchecked Sendable {
+    // Never changed: every change goes to a unique copy first (see uniqueStorage).
+    static let empty = Storage(Fields())
+    var fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+
+    /// Whether the fields equal `other`'s, compared where they are: reading `fields` out of the
+    /// class copies the struct and retains every reference in it, twice per comparison.
+    func hasFields(equalTo other: Storage) -> Bool {
+        if self === other { return true }
+        return withUnsafeMutablePointer(to: &fields) { lhs in
+            withUnsafeMutablePointer(to: &other.fields) { rhs in lhs.pointee == rhs.pointee }
+        }
+    }
+}
+
+var storage: Storage
+
+/// A message with every field at its default.
+public init() { storage = Storage.empty }
+
+init(fields: Fields) { storage = Storage(fields) }
+
+mutating func uniqueStorage() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(storage.fields)
+    }
+    return storage
+}
+
+public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage.hasFields(equalTo: rhs.storage)
+}
+
+public func hash(into hasher: inout Hasher) {
+    storage.fields.hash(into: &hasher)
+}
+"""
+
+
 def boxed_storage(w, message, indent, pad):
     w("", 0)
     w("/// The message's fields, kept in `storage` so that copying a message copies one reference.", indent + 1)
@@ -476,45 +520,7 @@ def boxed_storage(w, message, indent, pad):
     w.parts.extend(inner.parts[1:] if inner.parts and inner.parts[0].strip() == "" else inner.parts)
     w("}", indent + 1)
     w("", 0)
-    w("/// Copy-on-write storage: shared between copies until one of them changes a field.", indent + 1)
-    w("final class Storage: @unchecked Sendable {", indent + 1)
-    w("// Never changed: every change goes to a unique copy first (see uniqueStorage).", indent + 2)
-    w("static let empty = Storage(Fields())", indent + 2)
-    w("var fields: Fields", indent + 2)
-    w("init(_ fields: Fields) { self.fields = fields }", indent + 2)
-    w("", 0)
-    w("/// Whether the fields equal `other`'s, compared where they are: reading `fields` out of the", indent + 2)
-    w("/// class copies the struct and retains every reference in it, twice per comparison.", indent + 2)
-    w("func hasFields(equalTo other: Storage) -> Bool {", indent + 2)
-    w("if self === other { return true }", indent + 3)
-    w("return withUnsafeMutablePointer(to: &fields) { lhs in", indent + 3)
-    w("withUnsafeMutablePointer(to: &other.fields) { rhs in lhs.pointee == rhs.pointee }", indent + 4)
-    w("}", indent + 3)
-    w("}", indent + 2)
-    w("}", indent + 1)
-    w("", 0)
-    w("var storage: Storage", indent + 1)
-    w("", 0)
-    w("/// A message with every field at its default.", indent + 1)
-    w("public init() { storage = Storage.empty }", indent + 1)
-    w("", 0)
-    w("init(fields: Fields) { storage = Storage(fields) }", indent + 1)
-    w("", 0)
-    w("mutating func uniqueStorage() -> Storage {", indent + 1)
-    w("if !isKnownUniquelyReferenced(&storage) {", indent + 2)
-    w("storage = Storage(storage.fields)", indent + 3)
-    w("}", indent + 2)
-    w("return storage", indent + 2)
-    w("}", indent + 1)
-    w("", 0)
-    w("public static func == (lhs: Self, rhs: Self) -> Bool {", indent + 1)
-    w("lhs.storage.hasFields(equalTo: rhs.storage)", indent + 2)
-    w("}", indent + 1)
-    w("", 0)
-    w("public func hash(into hasher: inout Hasher) {", indent + 1)
-    w("storage.fields.hash(into: &hasher)", indent + 2)
-    w("}", indent + 1)
-    w("", 0)
+    w(BOXED_STORAGE, indent + 1)
     w("public var debugDescription: String {", indent + 1)
     w('"%s(" + String(describing: storage.fields).dropFirst("Fields(".count)' % message.swift_name.split(".")[-1],
       indent + 2)

@@ -1,7 +1,6 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
-import NIOCore
 
 extension TripModel {
     /// One refresh of one following (`generation`), run as a short task by ``TripService/run()``:
@@ -81,7 +80,7 @@ extension TripModel {
 
     /// Starts the next refresh of `generation` when it is due: `backoff` (at most the interval)
     /// after a server or network failure, the interval otherwise, both counted from `started`; at
-    /// once when someone waits in ``refresh()``. Until then an event-loop timer holds its place.
+    /// once when someone waits in ``refresh()``. Until then its place is in ``RefreshTimers``.
     func scheduleNext(generation: UInt64, started: ContinuousClock.Instant, backoff: Duration?) {
         enum Next {
             case none
@@ -93,9 +92,7 @@ extension TripModel {
             guard state.refreshWaiters.isEmpty else { return .now }
             let interval = state.options.autoRefreshTimeInterval
             let remaining = started + (backoff.map { min($0, interval) } ?? interval) - .now
-            // Within half a timer tick of its time, a refresh is due: its timer would be rounded
-            // to now (see timerDeadline(in:)).
-            guard remaining > .nanoseconds(Int64(Self.timerTick / 2)) else { return .now }
+            guard !RefreshTimers.isDue(in: remaining) else { return .now }
             state.nextTimerID &+= 1
             state.timer = PendingRefresh(
                 id: state.nextTimerID, generation: generation, started: started, backoff: backoff)
@@ -107,25 +104,8 @@ extension TripModel {
         case .now:
             starter(self, generation)
         case .later(let remaining, let id):
-            timers.schedule(self, timerID: id, at: Self.timerDeadline(in: remaining))
+            timers.schedule(self, timerID: id, in: remaining)
         }
-    }
-
-    /// The granularity of refresh timers: a refresh is due at the multiple of this (in the event
-    /// loop's uptime clock) nearest its exact time.
-    static let timerTick: UInt64 = 20_000_000
-
-    /// When the timer of a refresh `remaining` from now goes off, in uptime nanoseconds:
-    /// `remaining`, rounded to the nearest ``timerTick``. The refreshes that fall in one tick share
-    /// one timer (``RefreshTimers``) and start together, in one turn of the event loop: their
-    /// requests leave in one write, their answers tend to arrive in one read, and the loop wakes
-    /// once for them all instead of once each. A refresh moves by at most half a tick, 10 ms in a
-    /// 5 s interval, and the intervals keep their length on average.
-    static func timerDeadline(in remaining: Duration) -> UInt64 {
-        let (seconds, attoseconds) = remaining.components
-        let nanoseconds = UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        let exact = NIODeadline.now().uptimeNanoseconds + nanoseconds
-        return (exact + timerTick / 2) / timerTick * timerTick
     }
 
     /// The timer of a waiting refresh went off: start it, unless it was superseded meanwhile.

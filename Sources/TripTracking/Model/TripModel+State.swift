@@ -1,6 +1,5 @@
 import FleetEngineCodec
 import FleetEngineStatus
-import NIOCore
 
 extension TripModel {
     /// Everything about the model that changes, behind its mutex.
@@ -46,7 +45,8 @@ extension TripModel {
             guard phase == .following, listenerCount == 0 else { return Wakeup() }
             phase = .idle
             generation &+= 1
-            return Wakeup(timer: takeTimer(), waiters: takeWaiters())
+            timer = nil
+            return Wakeup(waiters: takeWaiters())
         }
 
         /// Ends following for good (`phase` is ``TripModelState/ended(_:)`` or
@@ -56,7 +56,8 @@ extension TripModel {
             generation &+= 1
             let continuations = streams.map(\.continuation)
             streams = []
-            return (Wakeup(timer: takeTimer(), waiters: takeWaiters()), continuations)
+            timer = nil
+            return (Wakeup(waiters: takeWaiters()), continuations)
         }
 
         mutating func takeTimer() -> PendingRefresh? {
@@ -87,9 +88,8 @@ extension TripModel {
         var backoff: Duration?
     }
 
-    /// Whom to resume once the lock is released (the timer taken out is cancelled by that).
+    /// Whom to resume once the lock is released.
     struct Wakeup {
-        var timer: PendingRefresh?
         var waiters: [CheckedContinuation<Void, Never>] = []
 
         func perform() {

@@ -2,7 +2,6 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
 import Logging
-import NIOCore
 import Synchronization
 
 /// One followed trip, vended by ``TripService/tripModel(for:)``: the same instance for the same

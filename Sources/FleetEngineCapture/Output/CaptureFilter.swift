@@ -34,6 +34,7 @@ public struct CaptureFilter: Sendable {
     /// The records to print now, of those given so far.
     public mutating func filter(_ records: [CaptureRecord]) -> [CaptureRecord] {
         guard !isEmpty else { return records }
+        let tripPattern = trip.map(TripPattern.init)
         var kept: [CaptureRecord] = []
         for record in records {
             switch record {
@@ -42,7 +43,7 @@ public struct CaptureFilter: Sendable {
             case .message(let message):
                 guard methodMatches(message.method) else { continue }
                 let key = CallKey(connection: message.connection.id, stream: message.streamID)
-                if let trip, Self.carries(trip: Array(trip.utf8), in: message.payload[...]) { tripMatched.insert(key) }
+                if let tripPattern, tripPattern.isCarried(in: message.payload[...]) { tripMatched.insert(key) }
                 if statuses.isEmpty, trip == nil || tripMatched.contains(key), held[key] == nil {
                     kept.append(record)
                 } else {
@@ -66,34 +67,45 @@ public struct CaptureFilter: Sendable {
         return kept
     }
 
-    /// How deep the search for a trip name goes into nested messages.
-    private static let maximumNesting = 16
+    /// What ``trip`` matches, worked out once per batch of records.
+    struct TripPattern {
+        /// How deep the search goes into nested messages.
+        private static let maximumNesting = 16
 
-    /// Whether a length-delimited field of `payload` (a serialized message), or of a message
-    /// nested in it, names `trip`. Every length-delimited field is also read as a message
-    /// (``WireField``), since without the schema a string and a nested message look alike; bytes
-    /// that are not a well-formed message hold no fields to search.
-    static func carries(trip: [UInt8], in payload: ArraySlice<UInt8>, depth: Int = 0) -> Bool {
-        guard let fields = WireField.fields(of: payload) else { return false }
-        for field in fields {
-            guard case .lengthDelimited(let bytes) = field.value else { continue }
-            if names(trip: trip, bytes) { return true }
-            if depth < maximumNesting, carries(trip: trip, in: bytes, depth: depth + 1) { return true }
+        /// The name or id, as given.
+        private let exact: [UInt8]
+        /// For an id, `/trips/{id}`, which a name with that id ends with; nil for a name.
+        private let nameSuffix: [UInt8]?
+        private static let namePrefix = Array("providers/".utf8)
+
+        init(_ trip: String) {
+            exact = Array(trip.utf8)
+            nameSuffix = exact.contains(UInt8(ascii: "/")) ? nil : Array("/trips/".utf8) + exact
         }
-        return false
-    }
 
-    /// Whether `field` is the trip: the name itself, or for an id, the id or a name ending in it.
-    private static func names(trip: [UInt8], _ field: ArraySlice<UInt8>) -> Bool {
-        if field.elementsEqual(trip) { return true }
-        guard !trip.contains(UInt8(ascii: "/")) else { return false }
-        let prefix = "providers/".utf8
-        let suffix = Array("/trips/".utf8) + trip
-        guard field.count > prefix.count + suffix.count, field.starts(with: prefix),
-            field.suffix(suffix.count).elementsEqual(suffix)
-        else { return false }
-        let provider = field.dropFirst(prefix.count).dropLast(suffix.count)
-        return !provider.contains(UInt8(ascii: "/"))
+        /// Whether a length-delimited field of `payload` (a serialized message), or of a message
+        /// nested in it, names the trip. Every length-delimited field is also read as a message
+        /// (``WireField``), since without the schema a string and a nested message look alike;
+        /// bytes that are not a well-formed message hold no fields to search.
+        func isCarried(in payload: ArraySlice<UInt8>, depth: Int = 0) -> Bool {
+            guard let fields = WireField.fields(of: payload) else { return false }
+            for field in fields {
+                guard case .lengthDelimited(let bytes) = field.value else { continue }
+                if isNamed(by: bytes) { return true }
+                if depth < Self.maximumNesting, isCarried(in: bytes, depth: depth + 1) { return true }
+            }
+            return false
+        }
+
+        /// Whether `field` is the trip: the name itself, or for an id, the id or a name ending in it.
+        private func isNamed(by field: ArraySlice<UInt8>) -> Bool {
+            if field.elementsEqual(exact) { return true }
+            guard let nameSuffix, field.count > Self.namePrefix.count + nameSuffix.count,
+                field.starts(with: Self.namePrefix), field.suffix(nameSuffix.count).elementsEqual(nameSuffix)
+            else { return false }
+            let provider = field.dropFirst(Self.namePrefix.count).dropLast(nameSuffix.count)
+            return !provider.contains(UInt8(ascii: "/"))
+        }
     }
 
     private func methodMatches(_ path: String?) -> Bool {

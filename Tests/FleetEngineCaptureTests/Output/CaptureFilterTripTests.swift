@@ -31,7 +31,7 @@ struct CaptureFilterTripTests {
             ("trip-1", "providers/p/trips/trip-1"),
         ])
     func matching(trip: String, name: String) {
-        #expect(CaptureFilter.carries(trip: Array(trip.utf8), in: Self.getTrip(name)[...]))
+        #expect(CaptureFilter.TripPattern(trip).isCarried(in: Self.getTrip(name)[...]))
     }
 
     @Test(
@@ -45,28 +45,28 @@ struct CaptureFilterTripTests {
             ("trips", "providers/test-project/trips/trip-1"),
         ])
     func notMatching(trip: String, name: String) {
-        #expect(!CaptureFilter.carries(trip: Array(trip.utf8), in: Self.getTrip(name)[...]))
+        #expect(!CaptureFilter.TripPattern(trip).isCarried(in: Self.getTrip(name)[...]))
     }
 
     @Test("a trip id in a nested message matches: a waypoint's trip_id in a search response")
     func nestedTripID() {
         let bytes = Self.tripWithWaypoint(of: "trip-7")
-        #expect(CaptureFilter.carries(trip: Array("trip-7".utf8), in: bytes[...]))
-        #expect(CaptureFilter.carries(trip: Array("other".utf8), in: bytes[...]))
-        #expect(!CaptureFilter.carries(trip: Array("trip-70".utf8), in: bytes[...]))
-        #expect(!CaptureFilter.carries(trip: Array("trip".utf8), in: bytes[...]))
+        #expect(CaptureFilter.TripPattern("trip-7").isCarried(in: bytes[...]))
+        #expect(CaptureFilter.TripPattern("other").isCarried(in: bytes[...]))
+        #expect(!CaptureFilter.TripPattern("trip-70").isCarried(in: bytes[...]))
+        #expect(!CaptureFilter.TripPattern("trip").isCarried(in: bytes[...]))
     }
 
     @Test("malformed and cut-off payloads match nothing and do not trap")
     func malformed() {
         let whole = Self.getTrip("providers/test-project/trips/trip-1")
         for length in 0..<whole.count {
-            _ = CaptureFilter.carries(trip: Array("trip-1".utf8), in: whole.prefix(length))
+            _ = CaptureFilter.TripPattern("trip-1").isCarried(in: whole.prefix(length))
         }
         let garbage: [[UInt8]] = [
             [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], [0x0B], [0x09], [0xFF],
         ]
-        for bytes in garbage { #expect(!CaptureFilter.carries(trip: Array("trip-1".utf8), in: bytes[...])) }
-        #expect(!CaptureFilter.carries(trip: Array("trip-1".utf8), in: whole.dropLast()))
+        for bytes in garbage { #expect(!CaptureFilter.TripPattern("trip-1").isCarried(in: bytes[...])) }
+        #expect(!CaptureFilter.TripPattern("trip-1").isCarried(in: whole.dropLast()))
     }
 }

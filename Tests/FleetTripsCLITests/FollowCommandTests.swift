@@ -137,6 +137,14 @@ struct FollowCommandTests {
             }
             let events = Set(objects.compactMap { $0["event"] as? String })
             #expect(events.isSuperset(of: ["tripUpdated", "tripStatus", "routeChanged", "locationUpdated"]))
+            // The trip events were listened to before the first refresh, which the progress
+            // monitor's listening also starts: the first trip event is that refresh's, where the
+            // pickup point appeared.
+            // (Looked up outside #require: Swift 6.3 can give a closure inside a macro's argument
+            // and a later closure the same body; Scripts/check-test-closures.py finds that.)
+            let firstUpdate = objects.first { $0["event"] as? String == "tripUpdated" }
+            let initial = try #require(firstUpdate)
+            #expect((initial["fields"] as? [String])?.contains("pickupLocation") == true, "\(initial)")
             let arrivals = objects.filter { $0["event"] as? String == "arrivedAtWaypoint" }
             let types = arrivals.compactMap { ($0["waypoint"] as? [String: Any])?["waypointType"] as? String }
             #expect(types.last == "DROP_OFF_WAYPOINT_TYPE")

@@ -32,9 +32,11 @@ struct TripFollowing {
             defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
         let models = names.map { service.tripModel(for: $0) }
         let (events, sink) = AsyncThrowingStream.makeStream(of: (String, Line).self)
+        // Each listener says when it is registered; the service runs only once all are, so none
+        // misses the first refresh's events (a model does not replay what it delivered before).
+        let (registered, registration) = AsyncStream.makeStream(of: Void.self)
         let progress = self.progress
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await service.run() }
             group.addTask {
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { followers in
@@ -42,11 +44,17 @@ struct TripFollowing {
                             if progress {
                                 let monitor = TripProgressMonitor(model: model)
                                 followers.addTask {
-                                    for try await event in monitor.events { sink.yield((model.name, .progress(event))) }
+                                    var iterator = monitor.events.makeAsyncIterator()
+                                    registration.yield()
+                                    while let event = try await iterator.next() {
+                                        sink.yield((model.name, .progress(event)))
+                                    }
                                 }
                             }
                             followers.addTask {
-                                for try await event in model.updates { sink.yield((model.name, .trip(event))) }
+                                var iterator = model.updates.makeAsyncIterator()
+                                registration.yield()
+                                while let event = try await iterator.next() { sink.yield((model.name, .trip(event))) }
                             }
                         }
                         try await followers.waitForAll()
@@ -56,6 +64,14 @@ struct TripFollowing {
                     sink.finish(throwing: error)
                 }
             }
+            var waiting = models.count * (progress ? 2 : 1)
+            if waiting > 0 {
+                for await _ in registered {
+                    waiting -= 1
+                    if waiting == 0 { break }
+                }
+            }
+            group.addTask { await service.run() }
             do {
                 for try await (name, line) in events {
                     switch line {

@@ -333,7 +333,9 @@ def check_log():
         expected = base64.b64encode(value).decode() if key.endswith("-bin") else value
         check((key, expected) in pairs, f"log has metadata {key}", pairs)
     check(any(key == "user-agent" for key, _ in pairs), "log keeps user-agent")
-    check(6 < first["timeRemainingSeconds"] <= 7, "log has the remaining deadline", first["timeRemainingSeconds"])
+    # grpcio's C core is free to round the timeout it sends upwards (7.0085 s was seen under load),
+    # so a little over 7 s is still the deadline arriving as sent.
+    check(6 < first["timeRemainingSeconds"] <= 7.1, "log has the remaining deadline", first["timeRemainingSeconds"])
     check(first["request"] == json.loads(json_format.MessageToJson(request)), "log has the request as proto3 JSON",
           first["request"])
     check(first["request"]["header"] == {"languageCode": "fr-CA", "regionCode": "CA", "sdkVersion": "1.2.3"},

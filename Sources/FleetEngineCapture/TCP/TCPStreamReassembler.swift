@@ -25,22 +25,14 @@
 /// ``maxBufferedBytes`` payload bytes or more than ``maxBufferedSegments`` pieces, the missing
 /// range before the earliest buffered segment is reported as a `.gap` and delivery goes on from
 /// there. Buffered payloads are slices of the segments' own storage: nothing is copied, on the
-/// in-order path or off it.
+/// in-order path or off it. Whatever order a capture puts the segments in, placing one in the
+/// buffer or taking one out costs about the same with a full buffer as with an empty one
+/// (``ReorderBuffer`` keeps them in short sorted runs).
 ///
 /// Sequence numbers are 32 bits and wrap around; a segment is placed by its signed distance from
 /// the next expected sequence number (RFC 9293 section 3.4, modular comparison), which holds while
 /// the segments in flight span less than 2^31 bytes. Stream offsets are 64 bits and never wrap.
 public struct TCPStreamReassembler: Sendable {
-    /// A segment (or the part of one that was not already present) waiting for the bytes before it.
-    private struct BufferedSegment: Sendable {
-        var streamOffset: Int64
-        var bytes: ArraySlice<UInt8>
-        var timestamp: CaptureTimestamp
-        var byteOffset: Int64
-
-        var end: Int64 { streamOffset + Int64(bytes.count) }
-    }
-
     /// The most payload bytes held back waiting for a hole to fill before a gap is reported.
     public let maxBufferedBytes: Int
     /// The most segments (or pieces of segments) held back waiting for a hole to fill.
@@ -65,7 +57,7 @@ public struct TCPStreamReassembler: Sendable {
     /// The stream offset of the next byte to deliver; everything before it was delivered or gapped.
     private var nextOffset: Int64 = 0
     /// Segments after `nextOffset`, sorted by offset, never overlapping, never touching `nextOffset`.
-    private var buffer: [BufferedSegment] = []
+    private var buffer = ReorderBuffer()
     /// Where the FIN sits (the offset just past the last data byte) and when it was captured.
     private var fin: (streamOffset: Int64, timestamp: CaptureTimestamp)?
     /// Whether ``finish(at:)`` ran; nothing is accepted after it.
@@ -185,53 +177,32 @@ public struct TCPStreamReassembler: Sendable {
         _ bytes: ArraySlice<UInt8>, at start: Int64, timestamp: CaptureTimestamp, byteOffset: Int64
     ) {
         let end = start + Int64(bytes.count)
-        var index = firstIndex(endingAfter: start)
         var cursor = start
         while cursor < end {
-            if index < buffer.count, buffer[index].streamOffset <= cursor {
-                cursor = max(cursor, buffer[index].end)
-                index += 1
+            let next = buffer.firstSegment(endingAfter: cursor)
+            if let next, next.streamOffset <= cursor {
+                cursor = next.end
                 continue
             }
-            let pieceEnd = index < buffer.count ? min(end, buffer[index].streamOffset) : end
+            let pieceEnd = next.map { min(end, $0.streamOffset) } ?? end
             let lower = bytes.startIndex + Int(cursor - start)
             let upper = bytes.startIndex + Int(pieceEnd - start)
-            let piece = BufferedSegment(
+            let piece = ReorderBuffer.Segment(
                 streamOffset: cursor, bytes: bytes[lower..<upper], timestamp: timestamp,
                 byteOffset: byteOffset + (cursor - start))
-            buffer.insert(piece, at: index)
+            buffer.insert(piece)
             bufferedBytes += piece.bytes.count
-            index += 1
             cursor = pieceEnd
         }
     }
 
-    /// The index of the first buffered segment that ends after `offset` (binary search: the
-    /// segments are sorted and disjoint, so their ends are sorted too).
-    private func firstIndex(endingAfter offset: Int64) -> Int {
-        var low = 0
-        var high = buffer.count
-        while low < high {
-            let middle = (low + high) / 2
-            if buffer[middle].end <= offset {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low
-    }
-
     /// Delivers the buffered segments that continue the stream without a hole.
     private mutating func drain(into events: inout [TCPStreamEvent]) {
-        var count = 0
-        while count < buffer.count, buffer[count].streamOffset == nextOffset {
-            let segment = buffer[count]
+        while let first = buffer.first, first.streamOffset == nextOffset {
+            let segment = buffer.removeFirst()
             bufferedBytes -= segment.bytes.count
             deliver(segment.bytes, timestamp: segment.timestamp, byteOffset: segment.byteOffset, into: &events)
-            count += 1
         }
-        buffer.removeFirst(count)
     }
 
     /// Reports every hole before a buffered segment as a gap and delivers the segments.
@@ -261,12 +232,12 @@ public struct TCPStreamReassembler: Sendable {
     /// Drops buffered bytes at or past `offset`, where a FIN says the stream ends.
     private mutating func trimBuffer(before offset: Int64) {
         while let last = buffer.last, last.end > offset {
-            buffer.removeLast()
+            _ = buffer.removeLast()
             bufferedBytes -= last.bytes.count
             guard last.streamOffset < offset else { continue }
             var kept = last
             kept.bytes = last.bytes.prefix(Int(offset - last.streamOffset))
-            buffer.append(kept)
+            buffer.insert(kept)
             bufferedBytes += kept.bytes.count
             return
         }
@@ -278,7 +249,7 @@ public struct TCPStreamReassembler: Sendable {
     }
 
     private mutating func close(reset: Bool, timestamp: CaptureTimestamp, into events: inout [TCPStreamEvent]) {
-        buffer = []
+        buffer.removeAll()
         bufferedBytes = 0
         isClosed = true
         events.append(.closed(reset: reset, timestamp: timestamp))

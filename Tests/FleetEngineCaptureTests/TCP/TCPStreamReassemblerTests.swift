@@ -163,6 +163,56 @@ struct TCPStreamReassemblerTests {
         #expect(reassembler.bufferedBytes == 2)
     }
 
+    @Test func aFullBufferFedAtItsFrontAndInItsMiddleStillDeliversEveryByteOrReportsItsGap() {
+        // Orders a hostile capture can choose: 2,400 one-byte pieces with holes between them wait
+        // in a buffer that takes 2,500; then pieces arrive below all of them (each one landing at
+        // the front of a full buffer, which then gives up its oldest hole) and into the holes in
+        // the middle.
+        let content = Traffic.bytes(30_000)
+        var reassembler = TCPStreamReassembler(maxBufferedSegments: 2_500)
+        var events = reassembler.receive(Traffic.segment(0, flags: .syn))
+        var sent: [Int] = []
+        func send(_ offset: Int) {
+            sent.append(offset)
+            events += reassembler.receive(
+                Traffic.segment(UInt32(1 + offset), [content[offset]], byteOffset: Int64(offset)))
+            #expect(reassembler.bufferedBytes <= 2_500)
+        }
+        for index in 0..<2_400 { send(20_001 + 2 * index) }
+        #expect(reassembler.bufferedBytes == 2_400)
+        for index in 0..<1_000 { send(10 + 2 * index) }
+        for index in 0..<1_000 { send(21_002 + 2 * index) }
+        events += reassembler.finish(at: Traffic.time(9))
+
+        // Data and gaps tile the stream from 0 in order; every byte delivered is the sender's,
+        // and every byte sent was delivered or lies in a gap that was reported.
+        var cursor: Int64 = 0
+        var delivered = [Bool](repeating: false, count: content.count)
+        var gapped = [Bool](repeating: false, count: content.count)
+        for event in events {
+            switch event {
+            case .data(let bytes, let streamOffset, _, let byteOffset):
+                #expect(streamOffset == cursor)
+                #expect(byteOffset == streamOffset)
+                #expect(Array(bytes) == Array(content[Int(streamOffset)..<Int(streamOffset) + bytes.count]))
+                for offset in Int(streamOffset)..<Int(streamOffset) + bytes.count { delivered[offset] = true }
+                cursor += Int64(bytes.count)
+            case .gap(let streamOffset, let length, _):
+                #expect(streamOffset == cursor && length > 0)
+                for offset in Int(streamOffset)..<Int(streamOffset + length) { gapped[offset] = true }
+                cursor += length
+            case .closed:
+                Issue.record("no FIN or RST was sent")
+            }
+        }
+        #expect(cursor == 24_800)
+        #expect(sent.allSatisfy { delivered[$0] || gapped[$0] })
+        // The pieces below the buffered ones and in its holes were not all given up on.
+        #expect((0..<2_010).contains { delivered[$0] })
+        #expect((21_002..<23_002).contains { delivered[$0] && $0 % 2 == 0 })
+        #expect(reassembler.deliveredBytes == Int64(delivered.filter { $0 }.count))
+    }
+
     @Test func finishReportsEachHoleAsAGapThenTheBufferedBytesAfterIt() {
         var reassembler = TCPStreamReassembler()
         _ = reassembler.receive(Traffic.segment(0, flags: .syn))

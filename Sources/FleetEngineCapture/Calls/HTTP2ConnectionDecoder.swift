@@ -27,7 +27,17 @@ struct HTTP2ConnectionDecoder {
         var fragments: [UInt8]
         var endStream: Bool
         var byteOffset: Int64
+        /// The block grew past ``HTTP2ConnectionDecoder/maxHeaderBlockSize``: it was reported, and
+        /// its remaining fragments are passed over until its last one.
+        var isDiscarded = false
     }
+
+    /// The most bytes of HPACK one header block may take. The decoded fields may add up to
+    /// ``HPACKBlockReader/defaultMaxHeaderListSize`` (1 MiB), and Huffman coding can spend up to
+    /// 30 bits on one byte (RFC 7541 appendix B), so no block within that limit is longer than
+    /// 3.75 MiB. A longer one is reported and its bytes are not kept: a capture of HEADERS
+    /// followed by CONTINUATION frames without end would otherwise hold all of them.
+    static let maxHeaderBlockSize = 4 << 20
 
     /// What is known of one call.
     struct Call {
@@ -88,27 +98,19 @@ struct HTTP2ConnectionDecoder {
         switch frame.type {
         case .headers:
             let block = PendingBlock(
-                streamID: frame.streamID, fragments: Array(frame.payload), endStream: frame.flags.contains(.endStream),
+                streamID: frame.streamID, fragments: [], endStream: frame.flags.contains(.endStream),
                 byteOffset: frame.byteOffset)
-            if frame.flags.contains(.endHeaders) {
-                headerBlock(block, fromClient: fromClient, timestamp: frame.timestamp, into: &records)
-            } else {
-                setPending(block, fromClient: fromClient)
-            }
+            headerFragment(frame, of: block, fromClient: fromClient, into: &records)
         case .continuation:
-            guard var block = (fromClient ? client : server).pendingBlock else {
+            // Taken out while it grows, so that appending does not copy what it holds.
+            guard let block = (fromClient ? client : server).pendingBlock else {
                 problem(
                     .malformedFrame, "a CONTINUATION frame on stream \(frame.streamID) follows no header block",
                     frame: frame, into: &records)
                 return
             }
-            block.fragments.append(contentsOf: frame.payload)
-            if frame.flags.contains(.endHeaders) {
-                setPending(nil, fromClient: fromClient)
-                headerBlock(block, fromClient: fromClient, timestamp: frame.timestamp, into: &records)
-            } else {
-                setPending(block, fromClient: fromClient)
-            }
+            setPending(nil, fromClient: fromClient)
+            headerFragment(frame, of: block, fromClient: fromClient, into: &records)
         case .data:
             data(frame, fromClient: fromClient, into: &records)
         case .rstStream:
@@ -160,6 +162,44 @@ struct HTTP2ConnectionDecoder {
 
     private mutating func setPending(_ block: PendingBlock?, fromClient: Bool) {
         if fromClient { client.pendingBlock = block } else { server.pendingBlock = block }
+    }
+
+    /// Adds the header block fragment `frame` carries to `block`, then decodes the block when the
+    /// frame ends it, or keeps it pending. A block past ``maxHeaderBlockSize`` is reported once,
+    /// counts as lost (the stream's messages are read without it, and the sender's HPACK table is
+    /// unknown from then on), and its further fragments are passed over.
+    private mutating func headerFragment(
+        _ frame: CapturedHTTP2Frame, of block: PendingBlock, fromClient: Bool, into records: inout [CaptureRecord]
+    ) {
+        var block = block
+        if !block.isDiscarded {
+            if block.fragments.count + frame.payload.count <= Self.maxHeaderBlockSize {
+                block.fragments.append(contentsOf: frame.payload)
+            } else {
+                block.isDiscarded = true
+                block.fragments = []
+                records.append(
+                    .problem(
+                        CaptureProblem(
+                            timestamp: frame.timestamp, connection: connection, streamID: block.streamID,
+                            error: CaptureError(
+                                code: .undecodableHeaderBlock,
+                                message: "the header block of stream \(block.streamID) is longer than "
+                                    + "\(Self.maxHeaderBlockSize) bytes; it is passed over",
+                                byteOffset: block.byteOffset))))
+                if fromClient { client.headerBlocks.loseTableState() } else { server.headerBlocks.loseTableState() }
+                lostHeaders(
+                    streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
+                    timestamp: frame.timestamp)
+            }
+        }
+        guard frame.flags.contains(.endHeaders) else {
+            setPending(block, fromClient: fromClient)
+            return
+        }
+        if !block.isDiscarded {
+            headerBlock(block, fromClient: fromClient, timestamp: frame.timestamp, into: &records)
+        }
     }
 
     private mutating func settings(_ payload: ArraySlice<UInt8>, fromClient: Bool) {

@@ -21,6 +21,14 @@ struct HeaderBlockDecoder {
         reader.maxTableSize = max(0, min(size, 1 << 24))
     }
 
+    /// Notes that a block was not decoded, so the dynamic table may hold anything now; decoding
+    /// starts again from an empty table, so that blocks made only of literals and static entries
+    /// still decode.
+    mutating func loseTableState() {
+        lostTableState = true
+        reader = HPACKBlockReader(maxTableSize: reader.maxTableSize)
+    }
+
     /// The fields of one complete header block.
     mutating func decode(_ block: [UInt8], byteOffset: Int64, streamID: UInt32) throws(CaptureError) -> [(
         name: String, value: String
@@ -29,10 +37,7 @@ struct HeaderBlockDecoder {
         do throws(HPACKBlockError) {
             fields = try reader.decode(block[...])
         } catch {
-            lostTableState = true
-            // The table may hold anything now; start again from an empty one, so that blocks made
-            // only of literals and static entries still decode.
-            reader = HPACKBlockReader(maxTableSize: reader.maxTableSize)
+            loseTableState()
             throw CaptureError(
                 code: .undecodableHeaderBlock,
                 message: "the header block of stream \(streamID) does not decode: \(error.message)",

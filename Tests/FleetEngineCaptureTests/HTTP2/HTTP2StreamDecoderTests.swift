@@ -205,6 +205,36 @@ struct HTTP2StreamDecoderTests {
         #expect(records.callEnds.map(\.status.code) == [.ok])
     }
 
+    @Test("a header block longer than 4 MiB: one problem, its other fragments passed over, the next call read")
+    func oversizedHeaderBlock() throws {
+        var conversation = GRPCConversation()
+        let fragment = [UInt8](repeating: 0x40, count: 16_384)
+        let start = conversation.clientBytes.count
+        conversation.append(
+            GRPCConversation.frame(type: 0x1, flags: 0, streamID: 1, payload: fragment), fromClient: true)
+        // 300 CONTINUATION frames of 16 KiB: 4.9 MB in all, the last one ending the block.
+        for index in 1...300 {
+            conversation.append(
+                GRPCConversation.frame(type: 0x9, flags: index == 300 ? 0x4 : 0, streamID: 1, payload: fragment),
+                fromClient: true)
+        }
+        try conversation.request(Self.getRequest(), method: .getTrip, streamID: 3)
+        try conversation.response(Self.trip(points: 3), status: CallStatus(code: .ok), streamID: 3)
+
+        let records = Self.decodeTwoInputs(conversation)
+
+        #expect(records.problems.count == 1)
+        let problem = try #require(records.problems.first)
+        #expect(problem.error.code == .undecodableHeaderBlock)
+        #expect(problem.error.byteOffset == Int64(start))
+        #expect(problem.error.message.contains("longer than 4194304 bytes"))
+        #expect(records.messages.compactMap { $0.message as? GetTripRequest } == [Self.getRequest()])
+        #expect(records.messages.compactMap { $0.message as? Trip } == [Self.trip(points: 3)])
+        // Stream 1 is a call whose headers were lost and which never ended before the capture did.
+        #expect(records.callEnds.map(\.status.code) == [.ok, .unavailable])
+        #expect(records.callEnds.map(\.streamID) == [3, 1])
+    }
+
     @Test("each record is one JSON object with the fields scripts read")
     func jsonLines() throws {
         let records = Self.decodeTwoInputs(try Self.conversation())

@@ -283,7 +283,9 @@ struct HTTP2ConnectionDecoder {
         if fromClient {
             if call.request.head == nil {
                 // No request headers (lost, or before the capture): read the messages without them.
+                // Taken out of the call while it reads, so that appending does not copy its buffer.
                 var deframer = call.rawRequest ?? GRPCMessageDeframer(maxMessageSize: options.maxMessageSize)
+                call.rawRequest = nil
                 let payloads = Self.drain(&deframer, frame.payload)
                 call.rawRequest = deframer
                 calls[frame.streamID] = call
@@ -300,6 +302,7 @@ struct HTTP2ConnectionDecoder {
         } else {
             if call.response.head == nil, !call.response.isFinished {
                 var deframer = call.rawResponse ?? GRPCMessageDeframer(maxMessageSize: options.maxMessageSize)
+                call.rawResponse = nil
                 let payloads = Self.drain(&deframer, frame.payload)
                 call.rawResponse = deframer
                 calls[frame.streamID] = call

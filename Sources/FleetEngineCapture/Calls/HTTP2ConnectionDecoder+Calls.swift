@@ -147,12 +147,13 @@ extension HTTP2ConnectionDecoder {
     }
 
     func problem(
-        _ code: CaptureError.Code, _ message: String, frame: CapturedHTTP2Frame, into records: inout [CaptureRecord]
+        _ code: CaptureError.Code, _ message: String, frame: CapturedHTTP2Frame, byteOffset: Int64? = nil,
+        into records: inout [CaptureRecord]
     ) {
         records.append(
             .problem(
                 CaptureProblem(
                     timestamp: frame.timestamp, connection: connection, streamID: frame.streamID,
-                    error: CaptureError(code: code, message: message, byteOffset: frame.byteOffset))))
+                    error: CaptureError(code: code, message: message, byteOffset: byteOffset ?? frame.byteOffset))))
     }
 }

@@ -178,15 +178,12 @@ struct HTTP2ConnectionDecoder {
             } else {
                 block.isDiscarded = true
                 block.fragments = []
-                records.append(
-                    .problem(
-                        CaptureProblem(
-                            timestamp: frame.timestamp, connection: connection, streamID: block.streamID,
-                            error: CaptureError(
-                                code: .undecodableHeaderBlock,
-                                message: "the header block of stream \(block.streamID) is longer than "
-                                    + "\(Self.maxHeaderBlockSize) bytes; it is passed over",
-                                byteOffset: block.byteOffset))))
+                // Reported where the block began (a CONTINUATION is on the block's stream).
+                problem(
+                    .undecodableHeaderBlock,
+                    "the header block of stream \(block.streamID) is longer than \(Self.maxHeaderBlockSize) bytes; "
+                        + "it is passed over",
+                    frame: frame, byteOffset: block.byteOffset, into: &records)
                 if fromClient { client.headerBlocks.loseTableState() } else { server.headerBlocks.loseTableState() }
                 lostHeaders(
                     streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,

@@ -138,27 +138,15 @@ public struct RequestHeader: Sendable, Hashable, CustomDebugStringConvertible {
         var unknownFields = UnknownFields()
     }
 
-    /// Copy-on-write storage: shared between copies until one of them changes a field.
-    final class Storage: @unchecked Sendable {
-        // Never changed: every change goes to a unique copy first (see uniqueStorage).
-        static let empty = Storage(Fields())
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+    typealias Storage = MessageStorage<Fields>
 
-        /// Whether the fields equal `other`'s, compared where they are: reading `fields` out of the
-        /// class copies the struct and retains every reference in it, twice per comparison.
-        func hasFields(equalTo other: Storage) -> Bool {
-            if self === other { return true }
-            return withUnsafeMutablePointer(to: &fields) { lhs in
-                withUnsafeMutablePointer(to: &other.fields) { rhs in lhs.pointee == rhs.pointee }
-            }
-        }
-    }
+    // Never changed: every change goes to a unique copy first (see uniqueStorage).
+    private static let emptyStorage = Storage(Fields())
 
     var storage: Storage
 
     /// A message with every field at its default.
-    public init() { storage = Storage.empty }
+    public init() { storage = Self.emptyStorage }
 
     init(fields: Fields) { storage = Storage(fields) }
 

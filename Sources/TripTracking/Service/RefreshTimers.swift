@@ -9,11 +9,11 @@ import Synchronization
 /// in the order they were added. The refreshes of one tick start together, in one turn of the
 /// event loop: their requests leave in one write, their answers tend to arrive in one read, and the
 /// loop wakes once for them all. A refresh moves by at most half a tick, 10 ms in a 5 s interval,
-/// and the intervals keep their length on average. The buckets of one interval are a few hundred event-loop timers
-/// whatever the number of trips, where a timer per trip kept ten thousand in NIO's heap, each
-/// with its own task and promise (about 380 bytes per followed trip). A timer that is
-/// no longer wanted (a refresh brought forward, an interval changed, following stopped) is not
-/// taken out: its model sees that its timer id is no longer the current one and ignores it.
+/// and the intervals keep their length on average. The buckets of one interval are a few hundred
+/// event-loop timers whatever the number of trips, where a timer per trip kept ten thousand in
+/// NIO's heap, each with its own task and promise (about 380 bytes per followed trip). A timer
+/// that is no longer wanted (a refresh brought forward, an interval changed, following stopped) is
+/// not taken out: its model sees that its timer id is no longer the current one and ignores it.
 final class RefreshTimers: Sendable {
     private struct Entry: Sendable {
         weak var model: TripModel?

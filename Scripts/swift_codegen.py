@@ -481,7 +481,7 @@ var storage: Storage
 /// A message with every field at its default.
 public init() { storage = Self.emptyStorage }
 
-init(fields: Fields) { storage = Storage(fields) }
+init(storage: Storage) { self.storage = storage }
 
 mutating func uniqueStorage() -> Storage {
     if !isKnownUniquelyReferenced(&storage) {
@@ -596,10 +596,28 @@ def encode_scalar(field, expr, type_=None):
     return expr
 
 
+def write_boxed_init(w, signature, arguments):
+    # A boxed message's fields are read straight into its new box. Read into a local and then
+    # stored, they were copied into the box and the local destroyed (the optimizer keeps both in
+    # these long functions): a retain and a release of every reference in the message for nothing.
+    w("init(%s) throws(CodecError) {" % signature, 1)
+    w("let storage = Storage(Fields())", 2)
+    w("try Self.read(into: &storage.fields, %s)" % arguments, 2)
+    w("self.init(storage: storage)", 2)
+    w("}", 1)
+    w("", 0)
+
+
 def write_decode(w, message, registry):
-    w("init(cMessage c: UnsafePointer<%s>, context: inout CDecodeContext) throws(CodecError) {" % message.c_type, 1)
+    signature = "cMessage c: UnsafePointer<%s>, context: inout CDecodeContext" % message.c_type
+    if message.boxed:
+        write_boxed_init(w, signature, "cMessage: c, context: &context")
+        w("private static func read(into fields: inout Fields, %s) throws(CodecError) {" % signature, 1)
+    else:
+        w("init(%s) throws(CodecError) {" % signature, 1)
     T = "fields." if message.boxed else "self."
-    w("var fields = Fields()" if message.boxed else "self.init()", 2)
+    if not message.boxed:
+        w("self.init()", 2)
     for field in message.fields:
         src = "c.pointee.%s" % field.c
         if field.oneof is not None:
@@ -665,8 +683,6 @@ def write_decode(w, message, registry):
     w("if c.pointee.base.n_unknown_fields > 0 {", 2)
     w(T + "unknownFields = try context.unknownFields(c.pointee.base)", 3)
     w("}", 2)
-    if message.boxed:
-        w("self.init(fields: fields)", 2)
     w("}", 1)
 
 
@@ -959,9 +975,15 @@ def write_json_members(w, message, registry):
 
 
 def write_json_parse(w, message, registry):
-    w("init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {", 1)
+    signature = "json value: JSONValue, context: inout JSONReadContext"
+    if message.boxed:
+        write_boxed_init(w, signature, "json: value, context: &context")
+        w("private static func read(into fields: inout Fields, %s) throws(CodecError) {" % signature, 1)
+    else:
+        w("init(%s) throws(CodecError) {" % signature, 1)
     T = "fields." if message.boxed else "self."
-    w("var fields = Fields()" if message.boxed else "self.init()", 2)
+    if not message.boxed:
+        w("self.init()", 2)
     w("let members = try context.object(value, typeName: Self.protoMessageName)", 2)
     if not message.fields:
         w("for member in members where !context.options.ignoringUnknownFields {", 2)
@@ -1033,8 +1055,6 @@ def write_json_parse(w, message, registry):
     w("}", 3)
     w("}", 2)
     w("}", 2)
-    if message.boxed:
-        w("self.init(fields: fields)", 2)
     w("}", 1)
 
 

@@ -26,17 +26,22 @@ final class ScriptedHTTP2Server: Sendable {
     let channel: any Channel
     private let calls = NIOLockedValueBox(0)
     private let open = NIOLockedValueBox((now: 0, peak: 0))
+    private let heads = NIOLockedValueBox<[HPACKHeaders]>([])
     var port: Int { channel.localAddress?.port ?? 0 }
     /// How many calls (request streams that ended) the server saw.
     var callCount: Int { calls.withLockedValue { $0 } }
     /// The most calls the server held unanswered at once.
     var peakOpenCalls: Int { open.withLockedValue { $0.peak } }
+    /// The request header blocks the server read, in arrival order, each field with the HPACK
+    /// representation it came in (`indexable` is how swift-nio-http2 reports it).
+    var requestHeaders: [HPACKHeaders] { heads.withLockedValue { $0 } }
 
     /// A server that runs `script`, advertising `maxConcurrentStreams` (SETTINGS, RFC 9113
     /// section 6.5.2) when given.
     init(maxConcurrentStreams: Int? = nil, script: @escaping @Sendable (Int) -> Response) async throws {
         let calls = self.calls
         let open = self.open
+        let heads = self.heads
         let connection = {
             var connection = NIOHTTP2Handler.ConnectionConfiguration()
             if let maxConcurrentStreams {
@@ -54,7 +59,7 @@ final class ScriptedHTTP2Server: Sendable {
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandler(
-                                CallHandler(script: script, calls: calls, open: open))
+                                CallHandler(script: script, calls: calls, open: open, heads: heads))
                         }
                     }
                 }
@@ -73,15 +78,17 @@ final class ScriptedHTTP2Server: Sendable {
         let script: @Sendable (Int) -> Response
         let calls: NIOLockedValueBox<Int>
         let open: NIOLockedValueBox<(now: Int, peak: Int)>
+        let heads: NIOLockedValueBox<[HPACKHeaders]>
         var counted = false
 
         init(
             script: @escaping @Sendable (Int) -> Response, calls: NIOLockedValueBox<Int>,
-            open: NIOLockedValueBox<(now: Int, peak: Int)>
+            open: NIOLockedValueBox<(now: Int, peak: Int)>, heads: NIOLockedValueBox<[HPACKHeaders]>
         ) {
             self.script = script
             self.calls = calls
             self.open = open
+            self.heads = heads
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -92,7 +99,9 @@ final class ScriptedHTTP2Server: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let ended: Bool
             switch unwrapInboundIn(data) {
-            case .headers(let headers): ended = headers.endStream
+            case .headers(let headers):
+                heads.withLockedValue { $0.append(headers.headers) }
+                ended = headers.endStream
             case .data(let frame): ended = frame.endStream
             default: ended = false
             }

@@ -220,9 +220,15 @@ extension FleetEngineClient {
         headers.reserveCapacity(12)
         for field in head.headerFields {
             // The token is a secret: never put it in HPACK's dynamic table (RFC 7541 section 7.1.3).
-            headers.add(
-                name: field.name, value: field.value,
-                indexing: field.name == "authorization" ? .neverIndexed : .indexable)
+            // The timeout differs on every call: indexed, each one would push an entry out of the
+            // table for a value never sent again.
+            let indexing: HPACKIndexing =
+                switch field.name {
+                case "authorization": .neverIndexed
+                case "grpc-timeout": .nonIndexable
+                default: .indexable
+                }
+            headers.add(name: field.name, value: field.value, indexing: indexing)
         }
         return headers
     }

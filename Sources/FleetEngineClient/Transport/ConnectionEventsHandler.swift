@@ -69,7 +69,9 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let tlsEvent = event as? TLSUserEvent, case .handshakeCompleted(let negotiated) = tlsEvent,
+        // The TLS handshake ends before the server's SETTINGS can be read: once ready, the events
+        // are swift-nio-http2's (several per call) and need no cast.
+        if !isReady, let tlsEvent = event as? TLSUserEvent, case .handshakeCompleted(let negotiated) = tlsEvent,
             negotiated != "h2"
         {
             // gRPC needs HTTP/2; a server that picked another protocol (or none) cannot carry calls.

@@ -282,7 +282,15 @@ extension TripWaypoint: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__TripWaypoint>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, cMessage: c, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(
+        into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__TripWaypoint>,
+        context: inout CDecodeContext
+    ) throws(CodecError) {
         if let value = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
             fields.location = try TerminalLocation(cMessage: value, context: &context)
         }
@@ -308,7 +316,6 @@ extension TripWaypoint: CBackedMessage {
         if c.pointee.base.n_unknown_fields > 0 {
             fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
-        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TripWaypoint>, arena: EncodeArena) {
@@ -590,7 +597,15 @@ extension VehicleLocation: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__VehicleLocation>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, cMessage: c, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(
+        into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__VehicleLocation>,
+        context: inout CDecodeContext
+    ) throws(CodecError) {
         if let point = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
             fields.location = try context.point(point)
         }
@@ -752,7 +767,6 @@ extension VehicleLocation: CBackedMessage {
         if c.pointee.base.n_unknown_fields > 0 {
             fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
-        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__VehicleLocation>, arena: EncodeArena) {

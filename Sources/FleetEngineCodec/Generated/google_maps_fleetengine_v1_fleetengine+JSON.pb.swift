@@ -163,7 +163,14 @@ extension TripWaypoint: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, json: value, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
+        throws(CodecError)
+    {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -225,7 +232,6 @@ extension TripWaypoint: JSONCodableMessage {
                 }
             }
         }
-        self.init(fields: fields)
     }
 }
 
@@ -440,7 +446,14 @@ extension VehicleLocation: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, json: value, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
+        throws(CodecError)
+    {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -616,7 +629,6 @@ extension VehicleLocation: JSONCodableMessage {
                 }
             }
         }
-        self.init(fields: fields)
     }
 }
 

@@ -436,7 +436,7 @@ public struct TripWaypoint: Sendable, Hashable, CustomDebugStringConvertible {
     /// A message with every field at its default.
     public init() { storage = Self.emptyStorage }
 
-    init(fields: Fields) { storage = Storage(fields) }
+    init(storage: Storage) { self.storage = storage }
 
     mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {
@@ -920,7 +920,7 @@ public struct VehicleLocation: Sendable, Hashable, CustomDebugStringConvertible 
     /// A message with every field at its default.
     public init() { storage = Self.emptyStorage }
 
-    init(fields: Fields) { storage = Storage(fields) }
+    init(storage: Storage) { self.storage = storage }
 
     mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {

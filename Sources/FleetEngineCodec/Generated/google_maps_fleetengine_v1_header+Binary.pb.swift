@@ -75,7 +75,15 @@ extension RequestHeader: CBackedMessage {
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__RequestHeader>, context: inout CDecodeContext)
         throws(CodecError)
     {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, cMessage: c, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(
+        into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__RequestHeader>,
+        context: inout CDecodeContext
+    ) throws(CodecError) {
         fields.languageCode = try context.string(c.pointee.language_code)
         fields.regionCode = try context.string(c.pointee.region_code)
         fields.sdkVersion = try context.string(c.pointee.sdk_version)
@@ -91,7 +99,6 @@ extension RequestHeader: CBackedMessage {
         if c.pointee.base.n_unknown_fields > 0 {
             fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
-        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__RequestHeader>, arena: EncodeArena) {

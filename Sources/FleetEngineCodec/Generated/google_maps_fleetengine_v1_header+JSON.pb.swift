@@ -54,7 +54,14 @@ extension RequestHeader: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, json: value, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
+        throws(CodecError)
+    {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -128,6 +135,5 @@ extension RequestHeader: JSONCodableMessage {
                 }
             }
         }
-        self.init(fields: fields)
     }
 }

@@ -148,7 +148,7 @@ public struct RequestHeader: Sendable, Hashable, CustomDebugStringConvertible {
     /// A message with every field at its default.
     public init() { storage = Self.emptyStorage }
 
-    init(fields: Fields) { storage = Storage(fields) }
+    init(storage: Storage) { self.storage = storage }
 
     mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {

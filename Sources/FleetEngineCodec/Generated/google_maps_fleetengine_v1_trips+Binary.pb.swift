@@ -131,7 +131,14 @@ extension Trip: CBackedMessage {
     }
 
     init(cMessage c: UnsafePointer<Maps__Fleetengine__V1__Trip>, context: inout CDecodeContext) throws(CodecError) {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, cMessage: c, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(
+        into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__Trip>, context: inout CDecodeContext
+    ) throws(CodecError) {
         fields.name = try context.string(c.pointee.name)
         fields.vehicleID = try context.string(c.pointee.vehicle_id)
         fields.tripStatus = TripStatus(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_status.rawValue))
@@ -235,7 +242,6 @@ extension Trip: CBackedMessage {
         if c.pointee.base.n_unknown_fields > 0 {
             fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
-        self.init(fields: fields)
     }
 
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__Trip>, arena: EncodeArena) {

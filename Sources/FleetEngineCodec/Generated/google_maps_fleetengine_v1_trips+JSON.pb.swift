@@ -179,7 +179,14 @@ extension Trip: JSONCodableMessage {
     }
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
-        var fields = Fields()
+        let storage = Storage(Fields())
+        try Self.read(into: &storage.fields, json: value, context: &context)
+        self.init(storage: storage)
+    }
+
+    private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
+        throws(CodecError)
+    {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
@@ -401,7 +408,6 @@ extension Trip: JSONCodableMessage {
                 }
             }
         }
-        self.init(fields: fields)
     }
 }
 

@@ -549,7 +549,7 @@ public struct Trip: Sendable, Hashable, CustomDebugStringConvertible {
     /// A message with every field at its default.
     public init() { storage = Self.emptyStorage }
 
-    init(fields: Fields) { storage = Storage(fields) }
+    init(storage: Storage) { self.storage = storage }
 
     mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {

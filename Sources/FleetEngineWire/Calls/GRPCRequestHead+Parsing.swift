@@ -108,14 +108,29 @@ extension GRPCRequestHead {
     }
 
     /// The entries of a `grpc-accept-encoding` value: comma-separated, spaces around each dropped.
+    ///
+    /// Read as bytes: a server sends this on every response, and splitting the `String` by
+    /// characters cost more than the rest of reading the response's headers.
     static func encodingList(_ value: String) -> [MessageEncoding] {
-        let isSingleName =
-            HeaderFieldRules.firstOffset(in: value) { $0 == UInt8(ascii: ",") || $0 == 0x20 || $0 == 0x09 } == nil
-        if isSingleName { return value.isEmpty ? [] : [MessageEncoding(rawValue: value)] }
-        return value.split(separator: ",").compactMap { entry in
-            let name = entry.trimmingASCIISpaces()
-            return name.isEmpty ? nil : MessageEncoding(rawValue: String(name))
+        let bytes = value.utf8
+        guard !bytes.isEmpty else { return [] }
+        var encodings: [MessageEncoding] = []
+        encodings.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 })
+        var entryStart = bytes.startIndex
+        while entryStart < bytes.endIndex {
+            let entryEnd = bytes[entryStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            var first = entryStart
+            var end = entryEnd
+            while first < end, isSpaceOrTab(bytes[first]) { first = bytes.index(after: first) }
+            while first < end, isSpaceOrTab(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+            if first < end { encodings.append(MessageEncoding(rawValue: String(Substring(bytes[first..<end])))) }
+            entryStart = entryEnd == bytes.endIndex ? entryEnd : bytes.index(after: entryEnd)
         }
+        return encodings
+    }
+
+    private static func isSpaceOrTab(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
     }
 
     private static func fault(_ code: WireError.Code, _ index: Int, _ name: String, _ problem: String) -> WireError {

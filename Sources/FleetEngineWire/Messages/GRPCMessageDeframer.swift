@@ -61,7 +61,31 @@ public struct GRPCMessageDeframer: Sendable {
     /// Adds the next bytes of the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         dropConsumedBytes()
+        if buffer.count - readIndex < GRPCMessage.prefixLength { reserveForMessage(startingWith: bytes) }
         buffer.append(contentsOf: bytes)
+    }
+
+    /// The most a message's prefix makes the buffer reserve ahead of its bytes: enough for a few
+    /// trips, and little for a prefix that promises bytes that never come.
+    static let maxReservation = 64 * 1024
+
+    /// When `bytes` complete the prefix of the next message, makes room for the whole message at
+    /// once, so a message that arrives in several DATA frames is not copied each time the buffer
+    /// grows.
+    private mutating func reserveForMessage(startingWith bytes: some Sequence<UInt8>) {
+        // The prefix: a flag byte, then the length in four bytes, big-endian.
+        var prefixBytes = 0
+        var length = 0
+        for byte in buffer[readIndex...] {
+            if prefixBytes > 0 { length = length << 8 | Int(byte) }
+            prefixBytes += 1
+        }
+        for byte in bytes.prefix(GRPCMessage.prefixLength - prefixBytes) {
+            if prefixBytes > 0 { length = length << 8 | Int(byte) }
+            prefixBytes += 1
+        }
+        guard prefixBytes == GRPCMessage.prefixLength, length <= maxMessageSize else { return }  // next() reports it
+        buffer.reserveCapacity(readIndex + GRPCMessage.prefixLength + min(length, Self.maxReservation))
     }
 
     /// The next complete message, or nil when the bytes received so far do not complete one.
@@ -74,8 +98,17 @@ public struct GRPCMessageDeframer: Sendable {
         let payloadStart = readIndex + GRPCMessage.prefixLength
         guard buffer.count - payloadStart >= prefix.length else { return nil }
         let payloadEnd = payloadStart + prefix.length
-        let message = GRPCMessage(isCompressed: prefix.isCompressed, payload: Array(buffer[payloadStart..<payloadEnd]))
         lastMessageOffset = nextMessageOffset
+        if readIndex == 0, payloadEnd == buffer.count {
+            // The buffer holds this message and nothing else (a unary response): hand it over
+            // without its prefix rather than copy it.
+            buffer.removeFirst(GRPCMessage.prefixLength)
+            let payload = buffer
+            buffer = []
+            droppedByteCount += payloadEnd
+            return GRPCMessage(isCompressed: prefix.isCompressed, payload: payload)
+        }
+        let message = GRPCMessage(isCompressed: prefix.isCompressed, payload: Array(buffer[payloadStart..<payloadEnd]))
         readIndex = payloadEnd
         return message
     }

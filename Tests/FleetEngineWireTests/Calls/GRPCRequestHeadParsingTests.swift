@@ -37,6 +37,23 @@ struct GRPCRequestHeadParsingTests {
         #expect(head.metadata.map(\.description) == ["grpc-previous-rpc-attempts: 1", "authorization: Bearer t"])
     }
 
+    @Test(
+        "reads grpc-accept-encoding lists: spaces and tabs around entries dropped, empty entries skipped, repeats kept",
+        arguments: [
+            ("gzip", ["gzip"]),
+            (" gzip ,, \tdeflate\t,", ["gzip", "deflate"]),
+            ("identity,deflate,gzip", ["identity", "deflate", "gzip"]),
+            ("", []),
+            (",", []),
+            (" \t ", []),
+            ("x-unknown , gzip, gzip", ["x-unknown", "gzip", "gzip"]),
+            ("dé flate", ["dé flate"]),
+        ])
+    func acceptEncodingLists(value: String, expected: [String]) throws {
+        let head = try GRPCRequestHead(headerFields: Self.replacing("grpc-accept-encoding", with: value))
+        #expect(head.acceptedEncodings.map(\.rawValue) == expected)
+    }
+
     @Test("accepts a request without te or :authority")
     func optionalFields() throws {
         let fields = Self.valid.filter { $0.name != "te" && $0.name != ":authority" }

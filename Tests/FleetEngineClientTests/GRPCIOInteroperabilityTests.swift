@@ -81,6 +81,30 @@ struct GRPCIOInteroperabilityTests {
             let header = try #require(request["header"] as? [String: Any])
             #expect(header["sdkVersion"] as? String == "swift-fleet-engine/\(FleetEngineClient.version)")
             #expect(header["languageCode"] as? String == "en-US")
+            #expect((header["osVersion"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test("a request header the caller gives keeps its fields; only the empty ones take the client's defaults")
+    func callersRequestHeader() async throws {
+        try await withGRPCIOServerAndClient { server, client in
+            var request = GetTripRequest()
+            request.name = Fixtures.name("trip-small")
+            var given = RequestHeader()
+            given.languageCode = "fr-CA"
+            given.osVersion = "custom-os 9"
+            request.header = given
+            _ = try await client.getTrip(request)
+            // A call without a header after it still gets the defaults, not the caller's fields.
+            _ = try await client.getTrip(named: Fixtures.name("trip-small"))
+            let calls = try server.loggedCalls().suffix(2).map { try #require($0["request"] as? [String: Any]) }
+            let headers = try calls.map { try #require($0["header"] as? [String: Any]) }
+            #expect(headers.count == 2)
+            #expect(headers.first?["languageCode"] as? String == "fr-CA")
+            #expect(headers.first?["osVersion"] as? String == "custom-os 9")
+            #expect(headers.first?["sdkVersion"] as? String == "swift-fleet-engine/\(FleetEngineClient.version)")
+            #expect(headers.last?["languageCode"] as? String == "en-US")
+            #expect(headers.last?["osVersion"] as? String != "custom-os 9")
         }
     }
 

@@ -105,8 +105,15 @@ extension FleetEngineClient {
 
     /// The request header with this client's defaults where the caller left fields empty.
     func populatedHeader(_ header: RequestHeader?) -> RequestHeader {
-        var header = header ?? RequestHeader()
-        let defaults = configuration.requestHeader
+        guard let header else { return defaultRequestHeader }
+        return Self.populated(header, defaults: configuration.requestHeader)
+    }
+
+    /// `header` with the fields it left empty taken from `defaults`, and the operating system.
+    static func populated(
+        _ header: RequestHeader, defaults: ClientConfiguration.RequestHeaderDefaults
+    ) -> RequestHeader {
+        var header = header
         if header.languageCode.isEmpty { header.languageCode = defaults.languageCode }
         if header.regionCode.isEmpty { header.regionCode = defaults.regionCode }
         if header.sdkVersion.isEmpty { header.sdkVersion = defaults.sdkVersion }

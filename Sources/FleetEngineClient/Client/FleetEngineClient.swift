@@ -32,6 +32,9 @@ public final class FleetEngineClient: Sendable, Service {
     /// `grpc-accept-encoding`), checked once; a call sets its method, timeout and metadata. A
     /// configuration whose values cannot be sent fails each call with INVALID_ARGUMENT.
     let requestHeadTemplate: Result<GRPCRequestHead, WireError>
+    /// The request header of a call whose caller gave none: built once, so that such calls share
+    /// its storage rather than each building its own copy.
+    let defaultRequestHeader: RequestHeader
     private let executor: EventLoopTaskExecutor
 
     /// The event loop that carries the client's connection (one loop of the group it was made
@@ -75,6 +78,7 @@ public final class FleetEngineClient: Sendable, Service {
         self.executor = EventLoopTaskExecutor(eventLoop: connector.eventLoop)
         self.tokens = TokenCache(provider: tokenProvider)
         self.metrics = ClientMetrics(factory: metricsFactory)
+        self.defaultRequestHeader = Self.populated(RequestHeader(), defaults: configuration.requestHeader)
         self.requestHeadTemplate = Result { () throws(WireError) in
             try GRPCRequestHead(
                 method: .getTrip,

@@ -15,6 +15,13 @@ public struct CaptureDecoder: Sendable {
         var calls: HTTP2ConnectionDecoder?
         var client: TCPEndpoint?
         var readers: [TCPEndpoint: HTTP2FrameReader] = [:]
+
+        /// Lets `reader`, which reads what `from` sent, take frames as long as the peer's SETTINGS
+        /// allowed when it looks for a frame boundary (after a gap in the capture).
+        func bound(_ reader: inout HTTP2FrameReader, from: TCPEndpoint) {
+            guard let calls else { return }
+            reader.maxResynchronizingFrameLength = calls.maxFrameLength(fromClient: from == client)
+        }
     }
 
     private let options: CaptureOptions
@@ -86,6 +93,7 @@ public struct CaptureDecoder: Sendable {
             var reader =
                 connection.readers.removeValue(forKey: from)
                 ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
+            connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
             connection.readers[from] = reader
@@ -107,7 +115,9 @@ public struct CaptureDecoder: Sendable {
                 }
                 connection.readers[from] = reader
             } else {
-                connection.readers[from] = HTTP2FrameReader(startsAtConnectionStart: false)
+                var reader = HTTP2FrameReader(startsAtConnectionStart: false)
+                connection.bound(&reader, from: from)
+                connection.readers[from] = reader
             }
             connections[id] = connection
         case .closed:

@@ -72,6 +72,10 @@ struct HTTP2ConnectionDecoder {
     /// after the trailers) does not start a call again; the oldest are forgotten, to bound memory.
     var endedStreams: Set<UInt32> = []
     var highestStreamID: UInt32 = 0
+    /// The largest frame each endpoint said it takes (SETTINGS_MAX_FRAME_SIZE, RFC 9113 section
+    /// 6.5.2): the longest frame the other may send it. 16,384 until it says.
+    private var maxFrameSizeTakenByClient = 16_384
+    private var maxFrameSizeTakenByServer = 16_384
 
     init(connection: CapturedConnection, options: CaptureOptions) {
         self.connection = connection
@@ -80,6 +84,12 @@ struct HTTP2ConnectionDecoder {
 
     /// The number of calls in progress.
     var openCallCount: Int { calls.count }
+
+    /// The longest frame the client (`fromClient`) or the server may send, as its peer's SETTINGS
+    /// said: what a frame reader looking for a boundary in that sender's bytes should accept.
+    func maxFrameLength(fromClient: Bool) -> Int {
+        fromClient ? maxFrameSizeTakenByServer : maxFrameSizeTakenByClient
+    }
 
     /// Takes one frame that the client (`fromClient`) or the server sent.
     mutating func receive(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
@@ -212,6 +222,15 @@ struct HTTP2ConnectionDecoder {
                     server.headerBlocks.setMaxTableSize(Int(value))
                 } else {
                     client.headerBlocks.setMaxTableSize(Int(value))
+                }
+            }
+            // SETTINGS_MAX_FRAME_SIZE: values outside 2^14...2^24-1 are a connection error, and
+            // change nothing here.
+            if identifier == 0x5, (16_384...16_777_215).contains(value) {
+                if fromClient {
+                    maxFrameSizeTakenByClient = Int(value)
+                } else {
+                    maxFrameSizeTakenByServer = Int(value)
                 }
             }
         }

@@ -41,10 +41,13 @@ public struct HTTP2StreamDecoder: Sendable {
     public mutating func receive(_ bytes: ArraySlice<UInt8>, fromClient: Bool, byteOffset: Int64) -> [CaptureRecord] {
         var records: [CaptureRecord] = []
         let timestamp = CaptureTimestamp(seconds: 0, nanoseconds: 0)
+        // A reader looking for a frame boundary takes frames as long as the peer's SETTINGS allow.
         if fromClient {
+            clientReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: true)
             clientReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&clientReader, &connection, fromClient: true, into: &records)
         } else {
+            serverReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: false)
             serverReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&serverReader, &connection, fromClient: false, into: &records)
         }
@@ -54,6 +57,8 @@ public struct HTTP2StreamDecoder: Sendable {
     /// Takes the next bytes of an input holding both directions' frames.
     public mutating func receiveInterleaved(_ bytes: ArraySlice<UInt8>, byteOffset: Int64) -> [CaptureRecord] {
         var records: [CaptureRecord] = []
+        interleavedReader.maxResynchronizingFrameLength = max(
+            connection.maxFrameLength(fromClient: true), connection.maxFrameLength(fromClient: false))
         interleavedReader.append(bytes, byteOffset: byteOffset, timestamp: CaptureTimestamp(seconds: 0, nanoseconds: 0))
         while true {
             let event: HTTP2FrameReader.Event?

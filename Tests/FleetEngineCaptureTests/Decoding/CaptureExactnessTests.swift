@@ -1,6 +1,7 @@
 import FleetEngineCapture
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineWire
 import Testing
 
 /// Captures built here, packet by packet (`SyntheticTCPConnection`, `CaptureWriter`), around the
@@ -126,6 +127,48 @@ struct CaptureExactnessTests {
         #expect(second.status.code == .notFound)
         #expect(second.status.message == "no such trip")
         #expect(!records.messages.contains { $0.streamID == 1 && $0.direction == .response })
+    }
+
+    @Test(
+        "after a gap, a DATA frame over 16 KiB is found again when the client's SETTINGS allowed such frames",
+        arguments: [true, false])
+    func largeFrameAfterGap(clientAllowsLargeFrames: Bool) throws {
+        var conversation = GRPCConversation(clientMaxFrameSize: clientAllowsLargeFrames ? 1 << 20 : nil)
+        conversation.maxFrameLength = 1 << 20
+        try conversation.request(HTTP2StreamDecoderTests.getRequest(), method: .getTrip, streamID: 1)
+        try conversation.request(HTTP2StreamDecoderTests.getRequest(), method: .getTrip, streamID: 3)
+        let large = HTTP2StreamDecoderTests.trip(points: 1_000)
+        let head = [(name: ":status", value: "200"), (name: "content-type", value: "application/grpc")]
+        let trailers = GRPCConversation.trailerFields(CallStatus(code: .ok))
+        // Both responses start; the capture loses the end of the first one's DATA, and the bytes
+        // after the gap begin with the second one's DATA, one frame of about 18 KB.
+        conversation.headers(head, streamID: 1, endStream: false, fromClient: false)
+        conversation.headers(head, streamID: 3, endStream: false, fromClient: false)
+        let small = try GRPCMessageFramer().frame(HTTP2StreamDecoderTests.trip(points: 40).serializedBytes())
+        conversation.data(small, streamID: 1, endStream: false, fromClient: false)
+        let lostEnd = conversation.serverBytes.count
+        let framed = try GRPCMessageFramer().frame(large.serializedBytes())
+        #expect(framed.count > 16_384)
+        conversation.data(framed, streamID: 3, endStream: false, fromClient: false)
+        conversation.headers(trailers, streamID: 3, endStream: true, fromClient: false)
+        conversation.headers(trailers, streamID: 1, endStream: true, fromClient: false)
+
+        var packets = Self.packets(conversation, serverSegments: [lostEnd - 100, 100])
+        // Handshake (3), the client's bytes (1), then the server's: drop its second segment.
+        packets.remove(at: 3 + 1 + 1)
+        let records = try Self.decode(CaptureWriter.file(of: packets))
+        #expect(records.problems.contains { $0.error.code == .truncatedCapture })
+        let answers = records.messages.filter { $0.streamID == 3 && $0.direction == .response }
+        if clientAllowsLargeFrames {
+            #expect(answers.count == 1)
+            // Compared outside #expect, which would print both trips' thousand points on failure.
+            let isTheLargeTrip = (answers.first?.message as? Trip) == large
+            #expect(isTheLargeTrip)
+            #expect(records.callEnds.first { $0.streamID == 3 }?.status.code == .ok)
+        } else {
+            // A frame longer than the peer allowed is not taken for a boundary: the message is lost.
+            #expect(answers.isEmpty)
+        }
     }
 
     @Test(

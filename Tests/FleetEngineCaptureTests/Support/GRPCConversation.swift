@@ -17,9 +17,18 @@ struct GRPCConversation {
     private var serverEncoder = HPACKEncoder(allocator: ByteBufferAllocator())
     var maxFrameLength = 16_384
 
-    init() {
+    /// The preface and SETTINGS; with `clientMaxFrameSize`, the client's SETTINGS also carry
+    /// SETTINGS_MAX_FRAME_SIZE.
+    init(clientMaxFrameSize: UInt32? = nil) {
         let settings = Self.frame(type: 0x4, flags: 0, streamID: 0, payload: [0x00, 0x03, 0x00, 0x00, 0x00, 0x64])
-        clientBytes = HTTP2FrameReader.clientPreface + settings
+        var clientSettings = settings
+        if let size = clientMaxFrameSize {
+            clientSettings = Self.frame(
+                type: 0x4, flags: 0, streamID: 0,
+                payload: [0x00, 0x03, 0x00, 0x00, 0x00, 0x64, 0x00, 0x05]
+                    + [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        }
+        clientBytes = HTTP2FrameReader.clientPreface + clientSettings
         serverBytes = settings
         interleavedBytes = clientBytes + serverBytes
     }

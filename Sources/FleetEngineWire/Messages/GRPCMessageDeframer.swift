@@ -58,6 +58,9 @@ public struct GRPCMessageDeframer: Sendable {
     /// How many received bytes have not yet been returned in a message.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// The bytes the buffer has room for, reserved ahead or held: what the deframer costs in memory.
+    var bufferCapacity: Int { buffer.capacity }
+
     /// Adds the next bytes of the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         dropConsumedBytes()
@@ -71,7 +74,8 @@ public struct GRPCMessageDeframer: Sendable {
 
     /// When `bytes` complete the prefix of the next message, makes room for the whole message at
     /// once, so a message that arrives in several DATA frames is not copied each time the buffer
-    /// grows.
+    /// grows. The room is at most four times the bytes in hand: a capture that opens many streams
+    /// with a bare prefix each must not make the decoder hold far more memory than it read.
     private mutating func reserveForMessage(startingWith bytes: some Sequence<UInt8>) {
         // The prefix: a flag byte, then the length in four bytes, big-endian.
         var prefixBytes = 0
@@ -85,7 +89,10 @@ public struct GRPCMessageDeframer: Sendable {
             prefixBytes += 1
         }
         guard prefixBytes == GRPCMessage.prefixLength, length <= maxMessageSize else { return }  // next() reports it
-        buffer.reserveCapacity(readIndex + GRPCMessage.prefixLength + min(length, Self.maxReservation))
+        let inHand = buffer.count - readIndex + bytes.underestimatedCount
+        let room = min(GRPCMessage.prefixLength + length, Self.maxReservation, 4 * inHand)
+        guard room > inHand else { return }
+        buffer.reserveCapacity(readIndex + room)
     }
 
     /// The next complete message, or nil when the bytes received so far do not complete one.

@@ -1,0 +1,37 @@
+import Testing
+
+@testable import FleetEngineWire
+
+@Suite("GRPCMessageDeframer's memory: room for a message ahead of its bytes, but never far beyond the bytes read")
+struct GRPCMessageDeframerMemoryTests {
+    static func prefix(length: Int) -> [UInt8] {
+        [0, UInt8(length >> 24 & 0xff), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+    }
+
+    @Test("a message's first 16 KiB make room for all of it, so the rest is appended without growing the buffer")
+    func reservesForTheMessage() throws {
+        let payload = (0..<18_045).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let stream = Self.prefix(length: payload.count) + payload
+        var deframer = GRPCMessageDeframer()
+        deframer.append(stream[..<16_384])
+        let capacity = deframer.bufferCapacity
+        #expect(capacity >= stream.count)
+        deframer.append(stream[16_384...])
+        #expect(deframer.bufferCapacity == capacity)
+        #expect(try deframer.next() == GRPCMessage(payload: payload))
+    }
+
+    @Test("a bare prefix that promises 4 MiB holds a few bytes, not the 4 MiB nor the 64 KiB cap", arguments: [1, 5])
+    func barePrefix(piece: Int) throws {
+        var deframers = [GRPCMessageDeframer](repeating: GRPCMessageDeframer(), count: 1_000)
+        let bytes = Self.prefix(length: GRPCMessageDeframer.defaultMaxMessageSize)
+        for index in deframers.indices {
+            for start in stride(from: 0, to: bytes.count, by: piece) {
+                deframers[index].append(bytes[start..<min(start + piece, bytes.count)])
+            }
+        }
+        let held = deframers.reduce(0) { $0 + $1.bufferCapacity }
+        #expect(held <= 1_000 * 64)
+        #expect(try deframers[0].next() == nil)
+    }
+}

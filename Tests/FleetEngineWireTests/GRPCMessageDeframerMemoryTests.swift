@@ -21,6 +21,17 @@ struct GRPCMessageDeframerMemoryTests {
         #expect(try deframer.next() == GRPCMessage(payload: payload))
     }
 
+    @Test("bytes from a sequence that can be read only once all reach the message")
+    func singlePassSequence() throws {
+        let stream = Self.prefix(length: 3) + [7, 8, 9] + Self.prefix(length: 0)
+        var deframer = GRPCMessageDeframer()
+        var iterator = stream.makeIterator()
+        deframer.append(AnySequence { AnyIterator { iterator.next() } })
+        #expect(try deframer.next() == GRPCMessage(payload: [7, 8, 9]))
+        #expect(try deframer.next() == GRPCMessage(payload: []))
+        #expect(try deframer.next() == nil)
+    }
+
     @Test("a bare prefix that promises 4 MiB holds a few bytes, not the 4 MiB nor the 64 KiB cap", arguments: [1, 5])
     func barePrefix(piece: Int) throws {
         var deframers = [GRPCMessageDeframer](repeating: GRPCMessageDeframer(), count: 1_000)

@@ -75,7 +75,9 @@ public struct GRPCMessageDeframer: Sendable {
     /// When `bytes` complete the prefix of the next message, makes room for the whole message at
     /// once, so a message that arrives in several DATA frames is not copied each time the buffer
     /// grows. The room is at most four times the bytes in hand: a capture that opens many streams
-    /// with a bare prefix each must not make the decoder hold far more memory than it read.
+    /// with a bare prefix each must not make the decoder hold far more memory than it read. Only
+    /// contiguous bytes are looked at ahead of the append: a sequence that can be iterated only once
+    /// is left whole for it.
     private mutating func reserveForMessage(startingWith bytes: some Sequence<UInt8>) {
         // The prefix: a flag byte, then the length in four bytes, big-endian.
         var prefixBytes = 0
@@ -84,12 +86,15 @@ public struct GRPCMessageDeframer: Sendable {
             if prefixBytes > 0 { length = length << 8 | Int(byte) }
             prefixBytes += 1
         }
-        for byte in bytes.prefix(GRPCMessage.prefixLength - prefixBytes) {
-            if prefixBytes > 0 { length = length << 8 | Int(byte) }
-            prefixBytes += 1
+        let incoming = bytes.withContiguousStorageIfAvailable { incoming in
+            for byte in incoming.prefix(GRPCMessage.prefixLength - prefixBytes) {
+                if prefixBytes > 0 { length = length << 8 | Int(byte) }
+                prefixBytes += 1
+            }
+            return incoming.count
         }
-        guard prefixBytes == GRPCMessage.prefixLength, length <= maxMessageSize else { return }  // next() reports it
-        let inHand = buffer.count - readIndex + bytes.underestimatedCount
+        guard let incoming, prefixBytes == GRPCMessage.prefixLength, length <= maxMessageSize else { return }
+        let inHand = buffer.count - readIndex + incoming
         let room = min(GRPCMessage.prefixLength + length, Self.maxReservation, 4 * inHand)
         guard room > inHand else { return }
         buffer.reserveCapacity(readIndex + room)

@@ -119,18 +119,11 @@ extension GRPCRequestHead {
         var entryStart = bytes.startIndex
         while entryStart < bytes.endIndex {
             let entryEnd = bytes[entryStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
-            var first = entryStart
-            var end = entryEnd
-            while first < end, isSpaceOrTab(bytes[first]) { first = bytes.index(after: first) }
-            while first < end, isSpaceOrTab(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-            if first < end { encodings.append(MessageEncoding(rawValue: String(Substring(bytes[first..<end])))) }
+            let name = Substring(bytes[entryStart..<entryEnd]).trimmingASCIISpaces()
+            if !name.isEmpty { encodings.append(MessageEncoding(rawValue: String(name))) }
             entryStart = entryEnd == bytes.endIndex ? entryEnd : bytes.index(after: entryEnd)
         }
         return encodings
-    }
-
-    private static func isSpaceOrTab(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09
     }
 
     private static func fault(_ code: WireError.Code, _ index: Int, _ name: String, _ problem: String) -> WireError {

@@ -64,7 +64,7 @@ public struct GRPCMessageDeframer: Sendable {
     /// Adds the next bytes of the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         dropConsumedBytes()
-        if buffer.count - readIndex < GRPCMessage.prefixLength { reserveForMessage(startingWith: bytes) }
+        reserveForMessage(startingWith: bytes)
         buffer.append(contentsOf: bytes)
     }
 
@@ -72,32 +72,28 @@ public struct GRPCMessageDeframer: Sendable {
     /// trips, and little for a prefix that promises bytes that never come.
     static let maxReservation = 64 * 1024
 
-    /// When `bytes` complete the prefix of the next message, makes room for the whole message at
-    /// once, so a message that arrives in several DATA frames is not copied each time the buffer
-    /// grows. The room is at most four times the bytes in hand: a capture that opens many streams
-    /// with a bare prefix each must not make the decoder hold far more memory than it read. Only
-    /// contiguous bytes are looked at ahead of the append: a sequence that can be iterated only once
-    /// is left whole for it.
+    /// When the next message starts at the beginning of `bytes` and they hold its whole prefix,
+    /// makes room for the whole message at once, so a message that arrives in several DATA frames
+    /// is not copied each time the buffer grows. The room is at most four times the bytes in hand:
+    /// a capture that opens many streams with a bare prefix each must not make the decoder hold far
+    /// more memory than it read. Only contiguous bytes are looked at ahead of the append: a
+    /// sequence that can be iterated only once is left whole for it.
     private mutating func reserveForMessage(startingWith bytes: some Sequence<UInt8>) {
-        // The prefix: a flag byte, then the length in four bytes, big-endian.
-        var prefixBytes = 0
-        var length = 0
-        for byte in buffer[readIndex...] {
-            if prefixBytes > 0 { length = length << 8 | Int(byte) }
-            prefixBytes += 1
+        guard buffer.count == readIndex else { return }
+        let room = bytes.withContiguousStorageIfAvailable { incoming -> Int in
+            guard incoming.count >= GRPCMessage.prefixLength else { return 0 }
+            let length = Self.messageLength(incoming[1..<GRPCMessage.prefixLength])
+            guard length <= maxMessageSize else { return 0 }  // next() reports it
+            let room = min(GRPCMessage.prefixLength + length, Self.maxReservation, 4 * incoming.count)
+            return room > incoming.count ? room : 0
         }
-        let incoming = bytes.withContiguousStorageIfAvailable { incoming in
-            for byte in incoming.prefix(GRPCMessage.prefixLength - prefixBytes) {
-                if prefixBytes > 0 { length = length << 8 | Int(byte) }
-                prefixBytes += 1
-            }
-            return incoming.count
-        }
-        guard let incoming, prefixBytes == GRPCMessage.prefixLength, length <= maxMessageSize else { return }
-        let inHand = buffer.count - readIndex + incoming
-        let room = min(GRPCMessage.prefixLength + length, Self.maxReservation, 4 * inHand)
-        guard room > inHand else { return }
+        guard let room, room > 0 else { return }
         buffer.reserveCapacity(readIndex + room)
+    }
+
+    /// The Message-Length of a prefix: its last four bytes, big-endian.
+    private static func messageLength(_ lengthBytes: some Collection<UInt8>) -> Int {
+        lengthBytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// The next complete message, or nil when the bytes received so far do not complete one.
@@ -181,10 +177,7 @@ public struct GRPCMessageDeframer: Sendable {
                 message: "Compressed-Flag is \(flag); gRPC defines only 0 and 1",
                 byteOffset: offset)
         }
-        var length = 0
-        for byte in buffer[(index + 1)..<(index + GRPCMessage.prefixLength)] {
-            length = length << 8 | Int(byte)
-        }
+        let length = Self.messageLength(buffer[(index + 1)..<(index + GRPCMessage.prefixLength)])
         guard length <= maxMessageSize else {
             throw WireError(
                 code: .messageTooLarge,

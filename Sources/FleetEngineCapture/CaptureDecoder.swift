@@ -8,7 +8,8 @@
 /// still being written, then call ``finish()``.
 ///
 /// Memory grows with the connections and calls that are open, not with the capture: a capture of
-/// many gigabytes streams through.
+/// many gigabytes streams through. What the open calls of all connections hold together is bounded
+/// by ``CaptureOptions/maxOpenCallBytes``.
 public struct CaptureDecoder: Sendable {
     fileprivate struct Connection: Sendable {
         var tcp: TCPConnection
@@ -28,6 +29,8 @@ public struct CaptureDecoder: Sendable {
     private var file = CaptureFileReader()
     private var table = TCPConnectionTable()
     private var connections: [Int: Connection] = [:]
+    /// What the open calls of all connections hold (the sum of their ``HTTP2ConnectionDecoder/heldBytes``).
+    private var heldBytes = 0
     private var reportedLinkTypes: Set<LinkType> = []
     private var lastTimestamp: CaptureTimestamp?
 
@@ -90,12 +93,16 @@ public struct CaptureDecoder: Sendable {
             // changing them does not copy them.
             guard var connection = connections.removeValue(forKey: id) else { return }
             connection.prepare(firstBytes: bytes, from: from, options: options)
+            // The connection's calls may hold what the others leave of the capture's bound.
+            let heldBefore = connection.calls?.heldBytes ?? 0
+            connection.calls?.heldBytesLimit = max(0, options.maxOpenCallBytes - (heldBytes - heldBefore))
             var reader =
                 connection.readers.removeValue(forKey: from)
                 ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
+            heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
             connection.readers[from] = reader
             connections[id] = connection
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
@@ -129,6 +136,7 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id) else { return }
+        heldBytes -= connection.calls?.heldBytes ?? 0
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
             if let leftover = reader.finish() {

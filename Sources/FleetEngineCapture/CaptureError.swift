@@ -22,6 +22,7 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case malformedPacket
             case malformedFrame
             case undecodableHeaderBlock
+            case tooManyOpenCalls
             case readFailed
         }
 
@@ -45,6 +46,9 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let malformedFrame = Code(.malformedFrame)
         /// HPACK (RFC 7541) could not decode a header block.
         public static let undecodableHeaderBlock = Code(.undecodableHeaderBlock)
+        /// The calls open in the capture held more than ``CaptureOptions/maxOpenCallBytes``; the
+        /// oldest open call was given up (it ends as a call the capture lost).
+        public static let tooManyOpenCalls = Code(.tooManyOpenCalls)
         /// The input could not be read (a file that cannot be opened, an I/O error).
         public static let readFailed = Code(.readFailed)
 
@@ -58,6 +62,7 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case .malformedPacket: "malformed packet"
             case .malformedFrame: "malformed frame"
             case .undecodableHeaderBlock: "undecodable header block"
+            case .tooManyOpenCalls: "too many open calls"
             case .readFailed: "read failed"
             }
         }

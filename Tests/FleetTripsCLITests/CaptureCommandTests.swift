@@ -106,4 +106,29 @@ struct CaptureCommandTests {
         #expect(throws: CaptureError(.notACapture)) { try command.run(output: &output) }
         #expect(output.isEmpty)
     }
+
+    @Test("--max-open-call-mib bounds the calls left open: the oldest past it are given up, each a problem line")
+    func maxOpenCalls() throws {
+        // Raw HTTP/2 from a client: the preface, SETTINGS, then 2,000 DATA frames, each on a new
+        // stream and each a message prefix whose message never comes; no call ends.
+        var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        for index in 0..<2_000 {
+            let streamID = UInt32(1 + 2 * index)
+            bytes += [0, 0, 5, 0, 0] + withUnsafeBytes(of: streamID.bigEndian, Array.init) + [0, 0, 0, 0, 100]
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-calls-\(UUID()).h2").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // 1 MiB holds 1,024 calls of no header fields (1 KiB each); the default, 64 MiB, all of them.
+        let bounded = try Self.run(["--h2", "--max-open-call-mib", "1", path])
+        let problems = bounded.compactMap { $0["problem"] as? [String: Any] }
+        #expect(problems.count == 2_000 - 1_024)
+        #expect(problems.allSatisfy { $0["code"] as? String == "too many open calls" })
+        #expect(bounded.filter { $0["status"] != nil }.count == 2_000)
+        let unbounded = try Self.run(["--h2", path])
+        #expect(unbounded.allSatisfy { $0["problem"] == nil })
+        #expect(unbounded.filter { $0["status"] != nil }.count == 2_000)
+        #expect(throws: (any Error).self) { try CommandRunner.parse(["capture", "--max-open-call-mib", "0", path]) }
+    }
 }

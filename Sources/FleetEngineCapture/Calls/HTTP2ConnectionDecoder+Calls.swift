@@ -94,6 +94,7 @@ extension HTTP2ConnectionDecoder {
                     byteOffset: byteOffset ?? 0, into: &records)
             case .end(let status, _):
                 guard let call = calls.removeValue(forKey: streamID) else { continue }
+                heldHeaderBytes -= call.headerBytes
                 endedStreams.insert(streamID)
                 if endedStreams.count > 8_192 {
                     // Client stream ids only grow (RFC 9113 section 5.1.1): old ones do not return.

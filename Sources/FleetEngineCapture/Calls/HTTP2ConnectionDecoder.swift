@@ -13,7 +13,8 @@ import FleetEngineWire
 /// deframed directly, and the method is taken from ``CaptureOptions/methodOverride`` or inferred from
 /// the message (``TripServiceSchema``), and marked as inferred.
 ///
-/// Memory grows with the calls that are open, not with the connection's history.
+/// Memory grows with the calls that are open, not with the connection's history, and the open
+/// calls hold at most ``heldBytesLimit``: past it, the oldest are given up.
 struct HTTP2ConnectionDecoder {
     /// One sender: the client or the server.
     struct Sender {
@@ -39,6 +40,10 @@ struct HTTP2ConnectionDecoder {
     /// followed by CONTINUATION frames without end would otherwise hold all of them.
     static let maxHeaderBlockSize = 4 << 20
 
+    /// What one open call is counted as holding besides its header fields: its readers and
+    /// bookkeeping, roughly.
+    static let callOverhead = 1_024
+
     /// What is known of one call.
     struct Call {
         var request = GRPCRequestReader()
@@ -53,6 +58,11 @@ struct HTTP2ConnectionDecoder {
         var started: CaptureTimestamp?
         var requestMessages = 0
         var responseMessages = 0
+        /// The size of the header fields decoded for the call (RFC 7541 section 4.1), which its
+        /// heads keep part of.
+        var headerBytes = 0
+        /// Whether the call's stream is in ``HTTP2ConnectionDecoder/openingOrder``.
+        var isOrdered = false
 
         mutating func setMethod(_ path: String, inferred: Bool) {
             method = path
@@ -72,6 +82,14 @@ struct HTTP2ConnectionDecoder {
     /// after the trailers) does not start a call again; the oldest are forgotten, to bound memory.
     var endedStreams: Set<UInt32> = []
     var highestStreamID: UInt32 = 0
+    /// The header bytes of the open calls (the sum of their ``Call/headerBytes``).
+    var heldHeaderBytes = 0
+    /// The streams of calls in the order they opened, from ``openingOrderStart``; streams whose
+    /// calls ended are passed over when met, and cleared out when they outnumber the open ones.
+    private var openingOrder: [UInt32] = []
+    private var openingOrderStart = 0
+    /// The most ``heldBytes`` the open calls may hold; past it, the oldest are given up.
+    var heldBytesLimit: Int
     /// The largest frame each endpoint said it takes (SETTINGS_MAX_FRAME_SIZE, RFC 9113 section
     /// 6.5.2): the longest frame the other may send it. 16,384 until it says.
     private var maxFrameSizeTakenByClient = 16_384
@@ -80,10 +98,14 @@ struct HTTP2ConnectionDecoder {
     init(connection: CapturedConnection, options: CaptureOptions) {
         self.connection = connection
         self.options = options
+        self.heldBytesLimit = options.maxOpenCallBytes
     }
 
     /// The number of calls in progress.
     var openCallCount: Int { calls.count }
+
+    /// What the open calls are counted as holding: their header fields, and ``callOverhead`` each.
+    var heldBytes: Int { calls.count * Self.callOverhead + heldHeaderBytes }
 
     /// The longest frame the client (`fromClient`) or the server may send, as its peer's SETTINGS
     /// said: what a frame reader looking for a boundary in that sender's bytes should accept.
@@ -93,6 +115,20 @@ struct HTTP2ConnectionDecoder {
 
     /// Takes one frame that the client (`fromClient`) or the server sent.
     mutating func receive(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
+        apply(frame, fromClient: fromClient, into: &records)
+        // A frame opens at most the call of its own stream.
+        if calls[frame.streamID]?.isOrdered == false {
+            calls[frame.streamID]?.isOrdered = true
+            openingOrder.append(frame.streamID)
+            if openingOrder.count - openingOrderStart > 2 * calls.count + 1_024 {
+                openingOrder = openingOrder[openingOrderStart...].filter { calls.index(forKey: $0) != nil }
+                openingOrderStart = 0
+            }
+        }
+        if heldBytes > heldBytesLimit { giveUpOldestCalls(timestamp: frame.timestamp, into: &records) }
+    }
+
+    private mutating func apply(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
         if let pending = (fromClient ? client : server).pendingBlock {
             guard frame.type == .continuation, frame.streamID == pending.streamID else {
                 // RFC 9113 section 6.10: nothing may come between a header block's frames.
@@ -102,7 +138,7 @@ struct HTTP2ConnectionDecoder {
                         + "\(pending.streamID)",
                     frame: frame, into: &records)
                 setPending(nil, fromClient: fromClient)
-                return receive(frame, fromClient: fromClient, into: &records)
+                return apply(frame, fromClient: fromClient, into: &records)
             }
         }
         switch frame.type {
@@ -166,6 +202,45 @@ struct HTTP2ConnectionDecoder {
                 byteOffset: nil, into: &records)
         }
         calls.removeAll()
+        heldHeaderBytes = 0
+        openingOrder = []
+        openingOrderStart = 0
+    }
+
+    /// Gives up the oldest open calls until the rest hold no more than ``heldBytesLimit``: each is
+    /// reported and ends as a call the capture lost.
+    private mutating func giveUpOldestCalls(timestamp: CaptureTimestamp, into records: inout [CaptureRecord]) {
+        while heldBytes > heldBytesLimit, openingOrderStart < openingOrder.count {
+            let streamID = openingOrder[openingOrderStart]
+            openingOrderStart += 1
+            guard var call = calls.removeValue(forKey: streamID) else { continue }
+            records.append(
+                .problem(
+                    CaptureProblem(
+                        timestamp: timestamp, connection: connection, streamID: streamID,
+                        error: CaptureError(
+                            code: .tooManyOpenCalls,
+                            message: "the open calls held more than \(heldBytesLimit) bytes (their header fields and "
+                                + "\(Self.callOverhead) bytes each); the oldest, stream \(streamID), is given up"))))
+            // Ended as the capture's lost calls are (UNAVAILABLE, the connection's traffic lost),
+            // saying why.
+            let events = call.response.cancel(
+                with: CallStatus(
+                    code: .unavailable,
+                    message: "the capture decoder gave the call up before it ended, to bound the memory of open calls",
+                    origin: .connection(requestSent: true)))
+            calls[streamID] = call
+            responseEvents(events, streamID: streamID, timestamp: timestamp, byteOffset: nil, into: &records)
+            if let left = calls.removeValue(forKey: streamID) {
+                // Not ended by its reader (it cannot happen for a call still open): forgotten all the same.
+                heldHeaderBytes -= left.headerBytes
+                endedStreams.insert(streamID)
+            }
+        }
+        if openingOrderStart > 1_024, openingOrderStart * 2 > openingOrder.count {
+            openingOrder.removeFirst(openingOrderStart)
+            openingOrderStart = 0
+        }
     }
 
     // MARK: Frames
@@ -257,11 +332,14 @@ struct HTTP2ConnectionDecoder {
                 streamID: block.streamID, fromClient: fromClient, endStream: block.endStream, timestamp: timestamp)
             return
         }
+        let fieldBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         if fromClient {
             guard !endedStreams.contains(block.streamID) else { return }
             var call = calls.removeValue(forKey: block.streamID) ?? Call()
             if call.started == nil { call.started = timestamp }
             highestStreamID = max(highestStreamID, block.streamID)
+            call.headerBytes += fieldBytes
+            heldHeaderBytes += fieldBytes
             let events = call.request.receiveHeaders(fields, endStream: block.endStream)
             for event in events {
                 if case .requestHead(let head) = event { call.setMethod(head.method.path, inferred: false) }
@@ -271,6 +349,8 @@ struct HTTP2ConnectionDecoder {
                 events, streamID: block.streamID, timestamp: timestamp, byteOffset: block.byteOffset, into: &records)
         } else {
             guard var call = existingCall(block.streamID) else { return }
+            call.headerBytes += fieldBytes
+            heldHeaderBytes += fieldBytes
             let events = call.response.receiveHeaders(fields, endStream: block.endStream)
             calls[block.streamID] = call
             responseEvents(

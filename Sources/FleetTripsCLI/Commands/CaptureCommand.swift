@@ -13,7 +13,8 @@ public struct CaptureCommand: ParsableCommand {
             response), method, type and message (proto3 JSON; without a schema for methods other than \
             TripService's: field numbers, wire types and values). The line that ends a call has its status \
             (code, name, message) and, when it failed, the typed error. Problems with the capture (missing \
-            bytes, frames that break HTTP/2, header blocks that do not decode) are lines with "problem", and \
+            bytes, frames that break HTTP/2, header blocks that do not decode, calls left open past \
+            --max-open-call-mib) are lines with "problem", and \
             decoding goes on after them. A capture that began mid-connection still yields its DATA: the \
             method is inferred from the messages (or taken from --method) and marked "methodInferred".
             """
@@ -73,17 +74,30 @@ public struct CaptureCommand: ParsableCommand {
         help: ArgumentHelp("With --follow: stop after this many seconds without new bytes.", valueName: "seconds"))
     public var followIdleSeconds: Double?
 
+    /// The memory the calls left open may hold, in MiB.
+    @Option(
+        name: .customLong("max-open-call-mib"),
+        help: ArgumentHelp(
+            "The most memory the calls still open may hold, in MiB (their header fields and about 1 KiB each); "
+                + "past it the oldest open calls are given up, each reported as a problem. (default: 64)",
+            valueName: "MiB"))
+    public var maxOpenCallMiB: Int?
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     public init() {}
 
     public func validate() throws {
         if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
         if let followIdleSeconds, followIdleSeconds < 0 { throw ValidationError("--follow-idle-seconds must be >= 0") }
+        if let maxOpenCallMiB, !(1...(1 << 20)).contains(maxOpenCallMiB) {
+            throw ValidationError("--max-open-call-mib must be between 1 and 1048576")
+        }
     }
 
     /// Decodes the input as the arguments say and writes the lines to `output`.
     public func run(output: inout some ByteSink) throws {
-        let options = CaptureOptions(methodOverride: assumedMethod)
+        var options = CaptureOptions(methodOverride: assumedMethod)
+        if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         var filter = CaptureFilter(method: onlyMethod, trip: trip, statuses: Set(statuses.map { $0.uppercased() }))
         var counts = CaptureSummary()
         let renderer = PipelinedLineRenderer()

@@ -61,8 +61,6 @@ struct HTTP2ConnectionDecoder {
         /// The size of the header fields decoded for the call (RFC 7541 section 4.1), which its
         /// heads keep part of.
         var headerBytes = 0
-        /// Whether the call's stream is in ``HTTP2ConnectionDecoder/openingOrder``.
-        var isOrdered = false
 
         mutating func setMethod(_ path: String, inferred: Bool) {
             method = path
@@ -85,7 +83,7 @@ struct HTTP2ConnectionDecoder {
     /// The header bytes of the open calls (the sum of their ``Call/headerBytes``).
     var heldHeaderBytes = 0
     /// The streams of calls in the order they opened, from ``openingOrderStart``; streams whose
-    /// calls ended are passed over when met, and cleared out when they outnumber the open ones.
+    /// calls ended are passed over when met, and cleared out when they are most of the entries.
     private var openingOrder: [UInt32] = []
     private var openingOrderStart = 0
     /// The most ``heldBytes`` the open calls may hold; past it, the oldest are given up.
@@ -115,17 +113,15 @@ struct HTTP2ConnectionDecoder {
 
     /// Takes one frame that the client (`fromClient`) or the server sent.
     mutating func receive(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
-        apply(frame, fromClient: fromClient, into: &records)
         // A frame opens at most the call of its own stream.
-        if calls[frame.streamID]?.isOrdered == false {
-            calls[frame.streamID]?.isOrdered = true
-            openingOrder.append(frame.streamID)
-            if openingOrder.count - openingOrderStart > 2 * calls.count + 1_024 {
-                openingOrder = openingOrder[openingOrderStart...].filter { calls.index(forKey: $0) != nil }
-                openingOrderStart = 0
-            }
-        }
+        let hadCall = calls.index(forKey: frame.streamID) != nil
+        apply(frame, fromClient: fromClient, into: &records)
+        if !hadCall, calls.index(forKey: frame.streamID) != nil { openingOrder.append(frame.streamID) }
         if heldBytes > heldBytesLimit { giveUpOldestCalls(timestamp: frame.timestamp, into: &records) }
+        if openingOrder.count > 2 * calls.count + 1_024 {
+            openingOrder = openingOrder[openingOrderStart...].filter { calls.index(forKey: $0) != nil }
+            openingOrderStart = 0
+        }
     }
 
     private mutating func apply(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
@@ -230,16 +226,8 @@ struct HTTP2ConnectionDecoder {
                     message: "the capture decoder gave the call up before it ended, to bound the memory of open calls",
                     origin: .connection(requestSent: true)))
             calls[streamID] = call
+            // The call's end takes it out of the table and releases what it held.
             responseEvents(events, streamID: streamID, timestamp: timestamp, byteOffset: nil, into: &records)
-            if let left = calls.removeValue(forKey: streamID) {
-                // Not ended by its reader (it cannot happen for a call still open): forgotten all the same.
-                heldHeaderBytes -= left.headerBytes
-                endedStreams.insert(streamID)
-            }
-        }
-        if openingOrderStart > 1_024, openingOrderStart * 2 > openingOrder.count {
-            openingOrder.removeFirst(openingOrderStart)
-            openingOrderStart = 0
         }
     }
 

@@ -4,17 +4,23 @@
 ///
 /// With one input per direction, give the client's bytes first: each direction keeps its own
 /// frame reader and HPACK table, and a call's response is read after its request. In an
-/// interleaved input the sender of each frame is worked out from the stream: the first header
-/// block on a stream is the client's request headers, any later one is the server's; DATA
-/// belongs to whoever sent the stream's latest header block; a CONTINUATION to whoever sent the
-/// block it continues.
+/// interleaved input the sender of each frame is worked out from the stream: a header block on a
+/// stream above every stream the client has opened opens a new one, so it is the client's request
+/// headers (RFC 9113 section 5.1.1: a client opens streams in increasing order), and any other is
+/// the server's; DATA and RST_STREAM belong to the server once it has sent the stream a header
+/// block, and to the client before; a CONTINUATION to whoever sent the block it continues.
+///
+/// What it keeps per stream for this is the streams the server has answered and whose calls are
+/// still open, so memory follows the calls in progress, not how many the input held.
 public struct HTTP2StreamDecoder: Sendable {
     private var connection: HTTP2ConnectionDecoder
     private var clientReader: HTTP2FrameReader
     private var serverReader: HTTP2FrameReader
     private var interleavedReader: HTTP2FrameReader
-    /// For interleaved input: per stream, whether the latest header block came from the client.
-    private var latestHeadersFromClient: [UInt32: Bool] = [:]
+    /// For interleaved input: the highest stream a client header block opened.
+    private var highestClientStreamID: UInt32 = 0
+    /// For interleaved input: the open streams on which the server has sent a header block.
+    private(set) var answeredStreams: Set<UInt32> = []
     private var continuationFromClient = true
     private var lastTimestamp: CaptureTimestamp?
 
@@ -76,19 +82,27 @@ public struct HTTP2StreamDecoder: Sendable {
             let fromClient: Bool
             switch frame.type {
             case .headers:
-                fromClient = latestHeadersFromClient[frame.streamID] == nil
-                latestHeadersFromClient[frame.streamID] = fromClient
+                fromClient = frame.streamID > highestClientStreamID
+                if fromClient {
+                    highestClientStreamID = frame.streamID
+                } else {
+                    answeredStreams.insert(frame.streamID)
+                }
                 continuationFromClient = fromClient
             case .continuation:
                 fromClient = continuationFromClient
             case .data, .rstStream:
-                fromClient = latestHeadersFromClient[frame.streamID] ?? true
+                fromClient = !answeredStreams.contains(frame.streamID)
             default:
                 // Connection-level frames: SETTINGS applies to both HPACK tables alike below.
                 fromClient = true
             }
             connection.receive(frame, fromClient: fromClient, into: &records)
             if frame.type == .settings { connection.receive(frame, fromClient: false, into: &records) }
+            // A stream whose call is over (ended, reset, or given up) needs no sender any more.
+            if frame.streamID != 0, connection.calls[frame.streamID] == nil {
+                answeredStreams.remove(frame.streamID)
+            }
         }
         return records
     }

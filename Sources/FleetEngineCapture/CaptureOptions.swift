@@ -8,9 +8,11 @@ public struct CaptureOptions: Sendable {
     /// problems. 16 MiB by default, above gRPC's usual 4 MiB limits.
     public var maxMessageSize: Int
     /// The most memory the calls still open may hold across the capture, counted as their header
-    /// fields (RFC 7541's size of each field) and about a kilobyte of state per call. HPACK lets a
-    /// header block of a few bytes stand for a megabyte of fields, so without a bound a small
-    /// capture that opens calls and never ends them could take any amount of memory. Past it, the
+    /// fields (RFC 7541's size of each field), the buffers their unfinished messages wait in, and
+    /// about a kilobyte of state per call. HPACK lets a header block of a few bytes stand for a
+    /// megabyte of fields, and a call may send the start of a large message and never the rest, so
+    /// without a bound a capture that opens calls and never ends them could take any amount of
+    /// memory. Past it, the
     /// oldest open calls of the connection that went over are given up: each is reported
     /// (``CaptureError/Code/tooManyOpenCalls``) and ends as a call the capture lost. 64 MiB by
     /// default: tens of thousands of ordinary open calls.

@@ -95,6 +95,7 @@ extension HTTP2ConnectionDecoder {
             case .end(let status, _):
                 guard let call = calls.removeValue(forKey: streamID) else { continue }
                 heldHeaderBytes -= call.headerBytes
+                heldMessageBytes -= call.messageBytes
                 endedStreams.insert(streamID)
                 if endedStreams.count > 8_192 {
                     // Client stream ids only grow (RFC 9113 section 5.1.1): old ones do not return.

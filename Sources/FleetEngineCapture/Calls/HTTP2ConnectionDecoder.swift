@@ -14,7 +14,8 @@ import FleetEngineWire
 /// the message (``TripServiceSchema``), and marked as inferred.
 ///
 /// Memory grows with the calls that are open, not with the connection's history, and the open
-/// calls hold at most ``heldBytesLimit``: past it, the oldest are given up.
+/// calls hold at most ``heldBytesLimit`` (their header fields, the buffers of their unfinished
+/// messages, and ``callOverhead`` each): past it, the oldest are given up.
 struct HTTP2ConnectionDecoder {
     /// One sender: the client or the server.
     struct Sender {
@@ -61,6 +62,14 @@ struct HTTP2ConnectionDecoder {
         /// The size of the header fields decoded for the call (RFC 7541 section 4.1), which its
         /// heads keep part of.
         var headerBytes = 0
+        /// What its message buffers held or had reserved after its last frame.
+        var messageBytes = 0
+
+        /// What its message buffers hold or have reserved now: the bytes of messages still arriving.
+        var bufferedMessageBytes: Int {
+            request.bufferCapacity + response.bufferCapacity + (rawRequest?.bufferCapacity ?? 0)
+                + (rawResponse?.bufferCapacity ?? 0)
+        }
 
         mutating func setMethod(_ path: String, inferred: Bool) {
             method = path
@@ -82,6 +91,8 @@ struct HTTP2ConnectionDecoder {
     var highestStreamID: UInt32 = 0
     /// The header bytes of the open calls (the sum of their ``Call/headerBytes``).
     var heldHeaderBytes = 0
+    /// The message buffers of the open calls (the sum of their ``Call/messageBytes``).
+    var heldMessageBytes = 0
     /// The streams of calls in the order they opened, from ``openingOrderStart``; streams whose
     /// calls ended are passed over when met, and cleared out when they are most of the entries.
     private var openingOrder: [UInt32] = []
@@ -102,8 +113,9 @@ struct HTTP2ConnectionDecoder {
     /// The number of calls in progress.
     var openCallCount: Int { calls.count }
 
-    /// What the open calls are counted as holding: their header fields, and ``callOverhead`` each.
-    var heldBytes: Int { calls.count * Self.callOverhead + heldHeaderBytes }
+    /// What the open calls are counted as holding: their header fields, their message buffers, and
+    /// ``callOverhead`` each.
+    var heldBytes: Int { calls.count * Self.callOverhead + heldHeaderBytes + heldMessageBytes }
 
     /// The longest frame the client (`fromClient`) or the server may send, as its peer's SETTINGS
     /// said: what a frame reader looking for a boundary in that sender's bytes should accept.
@@ -116,7 +128,13 @@ struct HTTP2ConnectionDecoder {
         // A frame opens at most the call of its own stream.
         let hadCall = calls.index(forKey: frame.streamID) != nil
         apply(frame, fromClient: fromClient, into: &records)
-        if !hadCall, calls.index(forKey: frame.streamID) != nil { openingOrder.append(frame.streamID) }
+        if let index = calls.index(forKey: frame.streamID) {
+            if !hadCall { openingOrder.append(frame.streamID) }
+            // Only a frame's own call takes or gives back message buffer room.
+            let messageBytes = calls.values[index].bufferedMessageBytes
+            heldMessageBytes += messageBytes - calls.values[index].messageBytes
+            calls.values[index].messageBytes = messageBytes
+        }
         if heldBytes > heldBytesLimit { giveUpOldestCalls(timestamp: frame.timestamp, into: &records) }
         if openingOrder.count > 2 * calls.count + 1_024 {
             openingOrder = openingOrder[openingOrderStart...].filter { calls.index(forKey: $0) != nil }
@@ -199,6 +217,7 @@ struct HTTP2ConnectionDecoder {
         }
         calls.removeAll()
         heldHeaderBytes = 0
+        heldMessageBytes = 0
         openingOrder = []
         openingOrderStart = 0
     }
@@ -216,8 +235,9 @@ struct HTTP2ConnectionDecoder {
                         timestamp: timestamp, connection: connection, streamID: streamID,
                         error: CaptureError(
                             code: .tooManyOpenCalls,
-                            message: "the open calls held more than \(heldBytesLimit) bytes (their header fields and "
-                                + "\(Self.callOverhead) bytes each); the oldest, stream \(streamID), is given up"))))
+                            message: "the open calls held more than \(heldBytesLimit) bytes (their header fields, "
+                                + "unfinished messages and \(Self.callOverhead) bytes each); the oldest, stream "
+                                + "\(streamID), is given up"))))
             // Ended as the capture's lost calls are (UNAVAILABLE, the connection's traffic lost),
             // saying why.
             let events = call.response.cancel(

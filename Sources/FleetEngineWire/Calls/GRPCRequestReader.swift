@@ -17,6 +17,8 @@ public struct GRPCRequestReader: Sendable {
     public private(set) var head: GRPCRequestHead?
     /// How many messages have been returned.
     public private(set) var messageCount = 0
+    /// The bytes its message buffer holds or has reserved (``GRPCMessageDeframer/bufferCapacity``).
+    public var bufferCapacity: Int { deframer.bufferCapacity }
 
     /// A reader for one call's request.
     ///

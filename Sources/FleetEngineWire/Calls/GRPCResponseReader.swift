@@ -32,6 +32,8 @@ public struct GRPCResponseReader: Sendable {
     public private(set) var head: GRPCResponseHead?
     /// How many messages have been returned.
     public private(set) var messageCount = 0
+    /// The bytes its message buffer holds or has reserved (``GRPCMessageDeframer/bufferCapacity``).
+    public var bufferCapacity: Int { deframer.bufferCapacity }
     /// The status the call ended with, once it has ended.
     public private(set) var status: CallStatus?
     /// The trailers' custom metadata, once the call has ended (empty when it ended without any).

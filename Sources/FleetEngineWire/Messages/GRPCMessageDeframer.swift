@@ -59,7 +59,7 @@ public struct GRPCMessageDeframer: Sendable {
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// The bytes the buffer has room for, reserved ahead or held: what the deframer costs in memory.
-    var bufferCapacity: Int { buffer.capacity }
+    public var bufferCapacity: Int { buffer.capacity }
 
     /// Adds the next bytes of the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {

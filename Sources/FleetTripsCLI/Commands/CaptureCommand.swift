@@ -78,8 +78,8 @@ public struct CaptureCommand: ParsableCommand {
     @Option(
         name: .customLong("max-open-call-mib"),
         help: ArgumentHelp(
-            "The most memory the calls still open may hold, in MiB (their header fields and about 1 KiB each); "
-                + "past it the oldest open calls are given up, each reported as a problem. (default: 64)",
+            "The most memory the calls still open may hold, in MiB (their header fields, unfinished messages "
+                + "and about 1 KiB each); past it the oldest open calls are given up, each reported as a problem. (default: 64)",
             valueName: "MiB"))
     public var maxOpenCallMiB: Int?
 

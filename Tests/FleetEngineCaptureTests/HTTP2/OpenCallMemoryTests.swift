@@ -105,6 +105,46 @@ struct OpenCallMemoryTests {
         #expect(records.problems.count == 37)
     }
 
+    @Test("unfinished messages count: calls that each send part of a large message hold no more than the limit")
+    func unfinishedMessages() throws {
+        let limit = 8 << 20
+        let head = try GRPCRequestHead(
+            method: .getTrip, authority: "fleetengine.googleapis.com", scheme: .https,
+            timeout: GRPCTimeout(.seconds(15)), userAgent: "capture-tests")
+        // 400 requests, each a prefix promising a 1 MiB message and its first 16,000 bytes.
+        var conversation = GRPCConversation()
+        let part = [0, 0, 0x10, 0, 0] + [UInt8](repeating: 0x2A, count: 16_000)
+        for index in 0..<400 {
+            let streamID = UInt32(1 + 2 * index)
+            conversation.headers(head.headerFields, streamID: streamID, endStream: false, fromClient: true)
+            conversation.data(part, streamID: streamID, endStream: false, fromClient: true)
+        }
+        var decoder = HTTP2ConnectionDecoder(
+            connection: CapturedConnection(id: 1, client: nil, server: nil),
+            options: CaptureOptions(maxOpenCallBytes: limit))
+        var reader = HTTP2FrameReader(startsAtConnectionStart: true)
+        reader.append(
+            conversation.clientBytes[...], byteOffset: 0, timestamp: CaptureTimestamp(seconds: 0, nanoseconds: 0))
+        var records: [CaptureRecord] = []
+        var mostBuffered = 0
+        while let event = try reader.next() {
+            guard case .frame(let frame) = event else { continue }
+            decoder.receive(frame, fromClient: true, into: &records)
+            // What the open calls' buffers really hold, read from the buffers themselves.
+            let buffered = decoder.calls.values.reduce(0) { $0 + $1.bufferedMessageBytes }
+            #expect(decoder.heldMessageBytes == buffered)
+            #expect(decoder.heldBytes <= limit)
+            mostBuffered = max(mostBuffered, buffered)
+        }
+        // Each open call buffers at least the 16,005 bytes it was sent.
+        #expect(mostBuffered <= limit)
+        #expect(decoder.openCallCount * 16_005 <= limit)
+        #expect(decoder.openCallCount > 0)
+        #expect(records.problems.count == 400 - decoder.openCallCount)
+        #expect(records.problems.allSatisfy { $0.error.code == CaptureError.Code.tooManyOpenCalls })
+        #expect(records.problems.first?.error.message.contains("unfinished messages") == true)
+    }
+
     @Test("calls opened by DATA alone, on stream after stream, are bounded by the same limit")
     func dataOnEndlessStreams() throws {
         var conversation = GRPCConversation()
@@ -113,9 +153,13 @@ struct OpenCallMemoryTests {
             conversation.data(
                 [0, 0, 0, 0, 100], streamID: UInt32(1 + 2 * index), endStream: false, fromClient: true)
         }
+        // Each call is charged its overhead and the buffer its five bytes wait in.
+        var deframer = GRPCMessageDeframer()
+        deframer.append([0, 0, 0, 0, 100])
         let calls = 100
         var decoder = HTTP2StreamDecoder(
-            options: CaptureOptions(maxOpenCallBytes: calls * HTTP2ConnectionDecoder.callOverhead))
+            options: CaptureOptions(
+                maxOpenCallBytes: calls * (HTTP2ConnectionDecoder.callOverhead + deframer.bufferCapacity)))
         var records = decoder.receive(conversation.clientBytes[...], fromClient: true, byteOffset: 0)
         records += decoder.finish()
         #expect(records.problems.count == 5_000 - calls)

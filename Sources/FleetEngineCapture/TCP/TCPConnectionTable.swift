@@ -17,7 +17,9 @@
 /// - ``finish()`` is called.
 ///
 /// An ended connection is forgotten, so memory grows with the connections open at one time (at
-/// most ``maxConnections``, each holding at most two reorder buffers), not with the capture.
+/// most ``maxConnections``, each holding at most two reorder buffers), not with the capture. The
+/// reorder buffers of all connections together hold at most ``maxBufferedBytes``: when a segment
+/// takes them past it, its own direction gives up its oldest holes (each a gap) until they fit.
 public struct TCPConnectionTable: Sendable {
     /// An endpoint pair in a fixed order, so that both directions find the same connection.
     private struct Key: Hashable, Sendable {
@@ -61,6 +63,10 @@ public struct TCPConnectionTable: Sendable {
     public let maxConnections: Int
     /// The reorder buffer limit of each direction (``TCPStreamReassembler/maxBufferedBytes``).
     public let maxBufferedBytesPerDirection: Int
+    /// The most out-of-order payload bytes all directions of all open connections hold together.
+    public let maxBufferedBytes: Int
+    /// The out-of-order payload bytes all open connections hold now.
+    public private(set) var bufferedBytes = 0
 
     private var ids: [Key: Int] = [:]
     private var entries: [Int: Entry] = [:]
@@ -77,10 +83,14 @@ public struct TCPConnectionTable: Sendable {
     private var closedOrderStart = 0
 
     /// A table that keeps at most `maxConnections` connections open, each direction buffering at
-    /// most `maxBufferedBytesPerDirection` out-of-order bytes.
-    public init(maxConnections: Int = 65_536, maxBufferedBytesPerDirection: Int = 8 << 20) {
+    /// most `maxBufferedBytesPerDirection` out-of-order bytes and all of them together at most
+    /// `maxBufferedBytes` (256 MiB unless told otherwise: thirty-two directions with full buffers).
+    public init(
+        maxConnections: Int = 65_536, maxBufferedBytesPerDirection: Int = 8 << 20, maxBufferedBytes: Int = 256 << 20
+    ) {
         self.maxConnections = max(1, maxConnections)
         self.maxBufferedBytesPerDirection = maxBufferedBytesPerDirection
+        self.maxBufferedBytes = max(0, maxBufferedBytes)
     }
 
     /// How many connections are open now.
@@ -99,9 +109,13 @@ public struct TCPConnectionTable: Sendable {
 
         let streamEvents: [TCPStreamEvent]
         if entries[id]?.connection.firstSource == segment.source {
-            streamEvents = entries[id]?.fromFirstSource.receive(segment) ?? []
+            streamEvents =
+                entries[id]?.fromFirstSource.receive(
+                    segment, sharedBuffered: &bufferedBytes, sharedLimit: maxBufferedBytes) ?? []
         } else {
-            streamEvents = entries[id]?.fromFirstDestination.receive(segment) ?? []
+            streamEvents =
+                entries[id]?.fromFirstDestination.receive(
+                    segment, sharedBuffered: &bufferedBytes, sharedLimit: maxBufferedBytes) ?? []
         }
         append(streamEvents, connectionID: id, from: segment.source, into: &events)
 
@@ -183,6 +197,7 @@ public struct TCPConnectionTable: Sendable {
         unlink(id)
         guard var entry = entries.removeValue(forKey: id) else { return }
         ids[entry.key] = nil
+        bufferedBytes -= entry.fromFirstSource.bufferedBytes + entry.fromFirstDestination.bufferedBytes
         let connection = entry.connection
         append(
             entry.fromFirstSource.finish(at: timestamp), connectionID: id, from: connection.firstSource, into: &events)

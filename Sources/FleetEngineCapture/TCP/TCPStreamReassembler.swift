@@ -127,6 +127,39 @@ public struct TCPStreamReassembler: Sendable {
         return events
     }
 
+    /// Gives up on holes, oldest first, until at most `limit` payload bytes wait in the reorder
+    /// buffer: each hole is reported as a gap stamped `timestamp`, and the bytes after it are
+    /// delivered. What ``receive(_:)`` does past ``maxBufferedBytes``, for a caller that bounds the
+    /// buffers of many streams together (``TCPConnectionTable/maxBufferedBytes``).
+    public mutating func releaseBuffered(downTo limit: Int, at timestamp: CaptureTimestamp) -> [TCPStreamEvent] {
+        guard !isClosed, !isFinished else { return [] }
+        var events: [TCPStreamEvent] = []
+        while bufferedBytes > max(0, limit), let first = buffer.first {
+            skip(to: first.streamOffset, timestamp: timestamp, into: &events)
+            drain(into: &events)
+        }
+        closeIfFinReached(into: &events)
+        return events
+    }
+
+    /// ``receive(_:)`` for a stream whose reorder buffer shares a bound with others': `shared` is
+    /// what all of them hold, kept in step with this one. When this segment takes it past `limit`,
+    /// this stream gives up its oldest holes until it fits; before the segment it fitted, so what
+    /// this stream holds covers the excess.
+    mutating func receive(
+        _ segment: TCPSegment, sharedBuffered shared: inout Int, sharedLimit limit: Int
+    ) -> [TCPStreamEvent] {
+        let before = bufferedBytes
+        var events = receive(segment)
+        shared += bufferedBytes - before
+        if shared > limit {
+            let held = bufferedBytes
+            events += releaseBuffered(downTo: held - (shared - limit), at: segment.timestamp)
+            shared += bufferedBytes - held
+        }
+        return events
+    }
+
     /// Ends the stream at the end of the capture: reports each hole still open as a gap and
     /// delivers the buffered bytes after it, repeatedly, then the FIN if one was received.
     ///

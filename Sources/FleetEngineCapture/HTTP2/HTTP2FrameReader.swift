@@ -10,7 +10,9 @@
 /// boundary the frame's length field still gives.
 ///
 /// Memory is bounded by the largest frame (the length field allows 16 MiB) plus what was appended
-/// and not yet read.
+/// and not yet read. Bytes passed over while looking for a frame boundary are let go as the search
+/// moves on, so a connection that is not HTTP/2 at all (TLS, another protocol) costs no more than
+/// one frame's worth however long it runs; the run is still reported once, whole, as skipped.
 public struct HTTP2FrameReader: Sendable {
     /// The client connection preface (RFC 9113 section 3.4).
     public static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
@@ -56,6 +58,9 @@ public struct HTTP2FrameReader: Sendable {
     private var firstMark = 0
     private var state: State
     private var scanIndex = 0
+    /// Where the run of bytes being passed over began, once part of it was let go from the buffer
+    /// (its stream offset, and its offset in the input).
+    private var skippedRunStart: (streamOffset: Int64, byteOffset: Int64)?
 
     /// A reader for one direction.
     ///
@@ -90,12 +95,7 @@ public struct HTTP2FrameReader: Sendable {
     ///
     /// - Returns: the bytes given up, if any.
     public mutating func skipMissingBytes(_ length: Int64) -> Event? {
-        var skipped: Event?
-        if bufferedByteCount > 0 {
-            let start = bufferStreamOffset + Int64(readIndex)
-            skipped = .skipped(
-                streamOffset: start, length: Int64(bufferedByteCount), byteOffset: inputOffset(ofStreamOffset: start))
-        }
+        let skipped = skippedRun(upTo: endStreamOffset)
         bufferStreamOffset = endStreamOffset + length
         buffer.removeAll(keepingCapacity: true)
         readIndex = 0
@@ -229,22 +229,44 @@ public struct HTTP2FrameReader: Sendable {
                     return foundBoundary()
                 } else {
                     // Wait for the bytes that decide it.
+                    letGoOfPassedOverBytes()
                     return nil
                 }
             }
             scanIndex += 1
         }
+        letGoOfPassedOverBytes()
         return nil
     }
 
     private mutating func foundBoundary() -> Event? {
         state = .frames
-        guard scanIndex > readIndex else { return nil }
-        let start = bufferStreamOffset + Int64(readIndex)
-        let skipped = Event.skipped(
-            streamOffset: start, length: Int64(scanIndex - readIndex), byteOffset: inputOffset(ofStreamOffset: start))
+        let skipped = skippedRun(upTo: bufferStreamOffset + Int64(scanIndex))
         readIndex = scanIndex
         return skipped
+    }
+
+    /// Every position before `scanIndex` was ruled out as a frame start: those bytes are marked
+    /// read, so that ``compact()`` drops them, and the run they belong to is remembered.
+    private mutating func letGoOfPassedOverBytes() {
+        guard scanIndex > readIndex else { return }
+        if skippedRunStart == nil {
+            let start = bufferStreamOffset + Int64(readIndex)
+            skippedRunStart = (start, inputOffset(ofStreamOffset: start))
+        }
+        readIndex = scanIndex
+    }
+
+    /// The run of bytes passed over from its start (let go already, or at `readIndex`) up to
+    /// stream offset `end`, if it holds any; the run is over after this.
+    private mutating func skippedRun(upTo end: Int64) -> Event? {
+        defer { skippedRunStart = nil }
+        if let run = skippedRunStart {
+            return .skipped(streamOffset: run.streamOffset, length: end - run.streamOffset, byteOffset: run.byteOffset)
+        }
+        let start = bufferStreamOffset + Int64(readIndex)
+        guard end > start else { return nil }
+        return .skipped(streamOffset: start, length: end - start, byteOffset: inputOffset(ofStreamOffset: start))
     }
 
     /// The header at `index` when it could start a frame: a known type with its rules on length,

@@ -16,6 +16,11 @@ public struct CaptureDecoder: Sendable {
         var calls: HTTP2ConnectionDecoder?
         var client: TCPEndpoint?
         var readers: [TCPEndpoint: HTTP2FrameReader] = [:]
+        /// How many of the client's first bytes matched the HTTP/2 client preface, when the capture
+        /// holds the connection's start.
+        var prefaceBytesMatched = 0
+        /// Whether the connection turned out not to be HTTP/2; its bytes are passed over.
+        var isPassedOver = false
 
         /// Lets `reader`, which reads what `from` sent, take frames as long as the peer's SETTINGS
         /// allowed when it looks for a frame boundary (after a gap in the capture).
@@ -92,7 +97,13 @@ public struct CaptureDecoder: Sendable {
             // Taken out of the table while it changes, so that its buffers are not shared, and
             // changing them does not copy them.
             guard var connection = connections.removeValue(forKey: id) else { return }
+            defer { connections[id] = connection }
+            guard !connection.isPassedOver else { return }
             connection.prepare(firstBytes: bytes, from: from, options: options)
+            if !connection.checkPreface(bytes, from: from) {
+                passOver(&connection, at: timestamp, byteOffset: byteOffset, into: &records)
+                return
+            }
             // The connection's calls may hold what the others leave of the capture's bound.
             let heldBefore = connection.calls?.heldBytes ?? 0
             connection.calls?.heldBytesLimit = max(0, options.maxOpenCallBytes - (heldBytes - heldBefore))
@@ -104,18 +115,15 @@ public struct CaptureDecoder: Sendable {
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
             connection.readers[from] = reader
-            connections[id] = connection
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
             guard var connection = connections.removeValue(forKey: id) else { return }
-            let label = connection.calls.map { "\($0.connection)" } ?? connection.tcp.description
+            defer { connections[id] = connection }
+            guard !connection.isPassedOver else { return }
             records.append(
-                .problem(
-                    CaptureProblem(
-                        timestamp: timestamp, connection: connection.calls?.connection,
-                        error: CaptureError(
-                            code: .truncatedCapture,
-                            message: "\(length) bytes sent by \(from) on \(label) are missing from the capture at "
-                                + "stream offset \(streamOffset); decoding goes on from the next frame"))))
+                connection.problem(.truncatedCapture, at: timestamp) { label in
+                    "\(length) bytes sent by \(from) on \(label) are missing from the capture at stream offset "
+                        + "\(streamOffset); decoding goes on from the next frame"
+                })
             if var reader = connection.readers.removeValue(forKey: from) {
                 if let skipped = reader.skipMissingBytes(length) {
                     Self.report(skipped, connection: connection.calls?.connection, timestamp: timestamp, into: &records)
@@ -126,7 +134,6 @@ public struct CaptureDecoder: Sendable {
                 connection.bound(&reader, from: from)
                 connection.readers[from] = reader
             }
-            connections[id] = connection
         case .closed:
             break
         case .ended(let id):
@@ -134,8 +141,25 @@ public struct CaptureDecoder: Sendable {
         }
     }
 
+    /// Stops decoding a connection that is not HTTP/2: one problem says so, and what its readers
+    /// and calls hold (bytes the server sent before the client spoke) is let go with it.
+    private mutating func passOver(
+        _ connection: inout Connection, at timestamp: CaptureTimestamp, byteOffset: Int64,
+        into records: inout [CaptureRecord]
+    ) {
+        connection.isPassedOver = true
+        heldBytes -= connection.calls?.heldBytes ?? 0
+        connection.readers = [:]
+        records.append(
+            connection.problem(.notHTTP2, at: timestamp, byteOffset: byteOffset) { label in
+                "the client's first bytes on \(label) are not the HTTP/2 connection preface: it is not cleartext "
+                    + "HTTP/2 (TLS, or another protocol), and its bytes are passed over"
+            })
+        connection.calls = nil
+    }
+
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
-        guard var connection = connections.removeValue(forKey: id) else { return }
+        guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
         heldBytes -= connection.calls?.heldBytes ?? 0
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
@@ -193,6 +217,31 @@ extension CaptureDecoder.Connection {
     /// opened the connection (its SYN), else the one whose bytes begin with the HTTP/2 client
     /// preface, else the one with the higher port (servers listen on low, well-known ports; clients
     /// get ephemeral ones).
+    /// A problem on this connection; `message` is given the connection's label.
+    fileprivate func problem(
+        _ code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64? = nil,
+        message: (_ label: String) -> String
+    ) -> CaptureRecord {
+        let label = calls.map { "\($0.connection)" } ?? tcp.description
+        return .problem(
+            CaptureProblem(
+                timestamp: timestamp, connection: calls?.connection,
+                error: CaptureError(code: code, message: message(label), byteOffset: byteOffset)))
+    }
+
+    /// Whether the connection may still be HTTP/2, given the next bytes `from` sent: false once the
+    /// client's first bytes on a connection whose start the capture holds differ from the client
+    /// preface (RFC 9113 section 3.4: a client that knows the server speaks HTTP/2 sends it first).
+    fileprivate mutating func checkPreface(_ bytes: ArraySlice<UInt8>, from: TCPEndpoint) -> Bool {
+        let preface = HTTP2FrameReader.clientPreface
+        guard tcp.initiator != nil, from == client, prefaceBytesMatched < preface.count else { return true }
+        let expected = preface[prefaceBytesMatched...]
+        let compared = min(bytes.count, expected.count)
+        guard bytes.prefix(compared).elementsEqual(expected.prefix(compared)) else { return false }
+        prefaceBytesMatched += compared
+        return true
+    }
+
     fileprivate mutating func prepare(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint, options: CaptureOptions) {
         guard calls == nil else { return }
         let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource

@@ -23,6 +23,7 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case malformedFrame
             case undecodableHeaderBlock
             case tooManyOpenCalls
+            case notHTTP2
             case readFailed
         }
 
@@ -49,6 +50,10 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The calls open in the capture held more than ``CaptureOptions/maxOpenCallBytes``; the
         /// oldest open call was given up (it ends as a call the capture lost).
         public static let tooManyOpenCalls = Code(.tooManyOpenCalls)
+        /// A connection whose start the capture holds did not begin with the HTTP/2 client preface
+        /// (RFC 9113 section 3.4): it is not cleartext HTTP/2 (TLS, or another protocol), and its
+        /// bytes are passed over.
+        public static let notHTTP2 = Code(.notHTTP2)
         /// The input could not be read (a file that cannot be opened, an I/O error).
         public static let readFailed = Code(.readFailed)
 
@@ -63,6 +68,7 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case .malformedFrame: "malformed frame"
             case .undecodableHeaderBlock: "undecodable header block"
             case .tooManyOpenCalls: "too many open calls"
+            case .notHTTP2: "not HTTP/2"
             case .readFailed: "read failed"
             }
         }

@@ -119,6 +119,7 @@ public struct CaptureDecoder: Sendable {
             guard var connection = connections.removeValue(forKey: id) else { return }
             defer { connections[id] = connection }
             guard !connection.isPassedOver else { return }
+            connection.clientBytesWentMissing(from: from)
             records.append(
                 connection.problem(.truncatedCapture, at: timestamp) { label in
                     "\(length) bytes sent by \(from) on \(label) are missing from the capture at stream offset "
@@ -227,6 +228,12 @@ extension CaptureDecoder.Connection {
             CaptureProblem(
                 timestamp: timestamp, connection: calls?.connection,
                 error: CaptureError(code: code, message: message(label), byteOffset: byteOffset)))
+    }
+
+    /// Bytes `from` sent are missing: if they are the client's and the preface was not yet seen
+    /// whole, its first bytes can no longer be checked, and the connection is taken as it comes.
+    fileprivate mutating func clientBytesWentMissing(from: TCPEndpoint) {
+        if from == (client ?? tcp.initiator) { prefaceBytesMatched = HTTP2FrameReader.clientPreface.count }
     }
 
     /// Whether the connection may still be HTTP/2, given the next bytes `from` sent: false once the

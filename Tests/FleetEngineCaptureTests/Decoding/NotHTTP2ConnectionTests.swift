@@ -54,6 +54,20 @@ struct NotHTTP2ConnectionTests {
         #expect(records.callEnds.allSatisfy { $0.connection.client?.port == 50_002 })
     }
 
+    @Test("a client whose first bytes the capture lost is not judged by the bytes after the gap")
+    func firstClientBytesLost() throws {
+        // The client's first segment (the preface's first 30 bytes) is missing from the capture.
+        var packets = try Self.getTripPackets(clientPort: 50_004, segmentSizes: [30])
+        packets.remove(at: 3)
+        var decoder = CaptureDecoder()
+        var records = try decoder.decode(CaptureWriter.file(of: packets))
+        records += try decoder.finish()
+        #expect(records.problems.allSatisfy { $0.error.code != CaptureError.Code.notHTTP2 })
+        #expect(records.problems.contains { $0.error.code == CaptureError.Code.truncatedCapture })
+        // The server's side is whole: its trip is read.
+        #expect(records.messages.compactMap { $0.message as? Trip } == [HTTP2StreamDecoderTests.trip(points: 5)])
+    }
+
     @Test("a preface cut across three segments is still a preface")
     func prefaceAcrossSegments() throws {
         var decoder = CaptureDecoder()

@@ -214,10 +214,6 @@ public struct CaptureDecoder: Sendable {
 }
 
 extension CaptureDecoder.Connection {
-    /// Decides which endpoint is the client, once, when the first bytes arrive: the endpoint that
-    /// opened the connection (its SYN), else the one whose bytes begin with the HTTP/2 client
-    /// preface, else the one with the higher port (servers listen on low, well-known ports; clients
-    /// get ephemeral ones).
     /// A problem on this connection; `message` is given the connection's label.
     fileprivate func problem(
         _ code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64? = nil,
@@ -249,6 +245,10 @@ extension CaptureDecoder.Connection {
         return true
     }
 
+    /// Decides which endpoint is the client, once, when the first bytes arrive: the endpoint that
+    /// opened the connection (its SYN), else the one whose bytes begin with the HTTP/2 client
+    /// preface, else the one with the higher port (servers listen on low, well-known ports; clients
+    /// get ephemeral ones).
     fileprivate mutating func prepare(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint, options: CaptureOptions) {
         guard calls == nil else { return }
         let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource

@@ -12,10 +12,9 @@ public struct CaptureOptions: Sendable {
     /// about a kilobyte of state per call. HPACK lets a header block of a few bytes stand for a
     /// megabyte of fields, and a call may send the start of a large message and never the rest, so
     /// without a bound a capture that opens calls and never ends them could take any amount of
-    /// memory. Past it, the
-    /// oldest open calls of the connection that went over are given up: each is reported
-    /// (``CaptureError/Code/tooManyOpenCalls``) and ends as a call the capture lost. 64 MiB by
-    /// default: tens of thousands of ordinary open calls.
+    /// memory. Past it, the oldest open calls of the connection that went over are given up: each
+    /// is reported (``CaptureError/Code/tooManyOpenCalls``) and ends as a call the capture lost.
+    /// 64 MiB by default: tens of thousands of ordinary open calls.
     public var maxOpenCallBytes: Int
 
     /// Options from their parts.

@@ -119,10 +119,8 @@ public struct TCPStreamReassembler: Sendable {
             segment.payload, at: start, timestamp: segment.timestamp, byteOffset: segment.byteOffset,
             into: &events)
         // Lost packets must not stall the stream: give up on the oldest hole until the buffer fits.
-        while bufferedBytes > maxBufferedBytes || buffer.count > maxBufferedSegments, let first = buffer.first {
-            skip(to: first.streamOffset, timestamp: segment.timestamp, into: &events)
-            drain(into: &events)
-        }
+        giveUpOldestHoles(
+            downTo: maxBufferedBytes, segments: maxBufferedSegments, at: segment.timestamp, into: &events)
         closeIfFinReached(into: &events)
         return events
     }
@@ -134,10 +132,7 @@ public struct TCPStreamReassembler: Sendable {
     public mutating func releaseBuffered(downTo limit: Int, at timestamp: CaptureTimestamp) -> [TCPStreamEvent] {
         guard !isClosed, !isFinished else { return [] }
         var events: [TCPStreamEvent] = []
-        while bufferedBytes > max(0, limit), let first = buffer.first {
-            skip(to: first.streamOffset, timestamp: timestamp, into: &events)
-            drain(into: &events)
-        }
+        giveUpOldestHoles(downTo: max(0, limit), segments: .max, at: timestamp, into: &events)
         closeIfFinReached(into: &events)
         return events
     }
@@ -235,6 +230,18 @@ public struct TCPStreamReassembler: Sendable {
             let segment = buffer.removeFirst()
             bufferedBytes -= segment.bytes.count
             deliver(segment.bytes, timestamp: segment.timestamp, byteOffset: segment.byteOffset, into: &events)
+        }
+    }
+
+    /// Reports the oldest hole as a gap and delivers what follows it, again and again, until the
+    /// buffer holds at most `byteLimit` payload bytes in at most `segmentLimit` pieces.
+    private mutating func giveUpOldestHoles(
+        downTo byteLimit: Int, segments segmentLimit: Int, at timestamp: CaptureTimestamp,
+        into events: inout [TCPStreamEvent]
+    ) {
+        while bufferedBytes > byteLimit || buffer.count > segmentLimit, let first = buffer.first {
+            skip(to: first.streamOffset, timestamp: timestamp, into: &events)
+            drain(into: &events)
         }
     }
 

@@ -9,7 +9,8 @@
 ///
 /// Memory grows with the connections and calls that are open, not with the capture: a capture of
 /// many gigabytes streams through. What the open calls of all connections hold together is bounded
-/// by ``CaptureOptions/maxOpenCallBytes``.
+/// by ``CaptureOptions/maxOpenCallBytes``, and the frames still arriving on all of them by
+/// ``CaptureOptions/maxPartialFrameBytes``.
 public struct CaptureDecoder: Sendable {
     fileprivate struct Connection: Sendable {
         var tcp: TCPConnection
@@ -36,6 +37,9 @@ public struct CaptureDecoder: Sendable {
     private var connections: [Int: Connection] = [:]
     /// What the open calls of all connections hold (the sum of their ``HTTP2ConnectionDecoder/heldBytes``).
     private var heldBytes = 0
+    /// What the frame readers of all connections hold (the sum of their
+    /// ``HTTP2FrameReader/retainedByteCount``).
+    private(set) var partialFrameBytes = 0
     private var reportedLinkTypes: Set<LinkType> = []
     private var lastTimestamp: CaptureTimestamp?
 
@@ -71,6 +75,9 @@ public struct CaptureDecoder: Sendable {
             }
             guard let segment else { continue }
             for event in table.receive(segment) { handle(event, into: &records) }
+            if partialFrameBytes > options.maxPartialFrameBytes {
+                giveUpLargestPartialFrames(at: packet.timestamp, into: &records)
+            }
         }
         return records
     }
@@ -110,31 +117,47 @@ public struct CaptureDecoder: Sendable {
             var reader =
                 connection.readers.removeValue(forKey: from)
                 ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
+            let retainedBefore = reader.retainedByteCount
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
+            partialFrameBytes += reader.retainedByteCount - retainedBefore
             connection.readers[from] = reader
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
             guard var connection = connections.removeValue(forKey: id) else { return }
             defer { connections[id] = connection }
             guard !connection.isPassedOver else { return }
             connection.clientBytesWentMissing(from: from)
-            records.append(
-                connection.problem(.truncatedCapture, at: timestamp) { label in
-                    "\(length) bytes sent by \(from) on \(label) are missing from the capture at stream offset "
-                        + "\(streamOffset); decoding goes on from the next frame"
-                })
+            // What the gap cost, reported after the gap itself.
+            var consequences: [CaptureRecord] = []
+            var lostSync = true
             if var reader = connection.readers.removeValue(forKey: from) {
-                if let skipped = reader.skipMissingBytes(length) {
-                    Self.report(skipped, connection: connection.calls?.connection, timestamp: timestamp, into: &records)
+                let retainedBefore = reader.retainedByteCount
+                if let event = reader.skipMissingBytes(length) {
+                    report(
+                        event, on: &connection, from: from, because: .missingBytes, at: timestamp, into: &consequences)
                 }
+                partialFrameBytes += reader.retainedByteCount - retainedBefore
+                lostSync = reader.isLookingForFrameBoundary
                 connection.readers[from] = reader
             } else {
                 var reader = HTTP2FrameReader(startsAtConnectionStart: false)
                 connection.bound(&reader, from: from)
                 connection.readers[from] = reader
             }
+            // Bytes of unknown frames are gone: they may have held header blocks that added entries
+            // to the sender's HPACK table, so later blocks that name older entries are uncertain.
+            if lostSync {
+                connection.calls?.lostUnknownFrames(fromClient: from == connection.client, timestamp: timestamp)
+            }
+            records.append(
+                connection.problem(.truncatedCapture, at: timestamp) { label in
+                    "\(length) bytes sent by \(from) on \(label) are missing from the capture at stream offset "
+                        + "\(streamOffset); decoding goes on from the next frame"
+                        + (lostSync ? " found" + HTTP2ConnectionDecoder.uncertainTableNote : "")
+                })
+            records += consequences
         case .closed:
             break
         case .ended(let id):
@@ -150,6 +173,7 @@ public struct CaptureDecoder: Sendable {
     ) {
         connection.isPassedOver = true
         heldBytes -= connection.calls?.heldBytes ?? 0
+        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.retainedByteCount }
         connection.readers = [:]
         records.append(
             connection.problem(.notHTTP2, at: timestamp, byteOffset: byteOffset) { label in
@@ -161,15 +185,52 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
-        heldBytes -= connection.calls?.heldBytes ?? 0
+        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.retainedByteCount }
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
             if let leftover = reader.finish() {
-                Self.report(
-                    leftover, connection: connection.calls?.connection, timestamp: lastTimestamp, into: &records)
+                report(
+                    leftover, on: &connection, from: endpoint, because: .inputEnded, at: lastTimestamp, into: &records)
             }
         }
+        heldBytes -= connection.calls?.heldBytes ?? 0
         connection.calls?.finish(timestamp: lastTimestamp, into: &records)
+    }
+
+    /// Makes the frame readers holding the most give up the frames they hold part of, until all of
+    /// them together hold no more than ``CaptureOptions/maxPartialFrameBytes``. Each frame given up
+    /// is reported, with the call it belonged to.
+    private mutating func giveUpLargestPartialFrames(
+        at timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
+    ) {
+        while partialFrameBytes > options.maxPartialFrameBytes {
+            var largest: (id: Int, endpoint: TCPEndpoint, bytes: Int)?
+            for (id, connection) in connections {
+                for (endpoint, reader) in connection.readers where reader.retainedByteCount > (largest?.bytes ?? 0) {
+                    largest = (id, endpoint, reader.retainedByteCount)
+                }
+            }
+            guard let largest, var connection = connections.removeValue(forKey: largest.id),
+                var reader = connection.readers.removeValue(forKey: largest.endpoint)
+            else { return }
+            let wasInSync = !reader.isLookingForFrameBoundary
+            if let event = reader.giveUpPartialFrame() {
+                report(
+                    event, on: &connection, from: largest.endpoint,
+                    because: .memoryBound(limit: options.maxPartialFrameBytes), at: timestamp, into: &records)
+            }
+            if wasInSync, reader.isLookingForFrameBoundary {
+                // What it held was not a frame it could name: the frames it will pass over are unknown.
+                connection.calls?.lostUnknownFrames(
+                    fromClient: largest.endpoint == connection.client, timestamp: timestamp)
+            }
+            let freed = largest.bytes - reader.retainedByteCount
+            partialFrameBytes -= freed
+            connection.readers[largest.endpoint] = reader
+            connections[largest.id] = connection
+            // A reader's smallest buffer is kept: past that, there is nothing more to free.
+            if freed <= 0 { return }
+        }
     }
 
     private static func drain(
@@ -191,25 +252,46 @@ public struct CaptureDecoder: Sendable {
                 connection.calls?.receive(frame, fromClient: fromClient, into: &records)
             case .preface:
                 break
-            case .skipped:
-                report(event, connection: connection.calls?.connection, timestamp: nil, into: &records)
+            case .skipped, .lostFrame:
+                // Reading frames loses none: only a gap, the end or the bound does, but a skipped
+                // run is reported however it comes.
+                reportLoss(
+                    event, on: &connection, fromClient: fromClient, because: .missingBytes, at: nil, into: &records)
             }
         }
     }
 
-    private static func report(
-        _ event: HTTP2FrameReader.Event, connection: CapturedConnection?, timestamp: CaptureTimestamp?,
+    /// Reports what the reader of `from`'s bytes gave up, keeping the count of what the open calls
+    /// hold.
+    private mutating func report(
+        _ event: HTTP2FrameReader.Event, on connection: inout Connection, from: TCPEndpoint,
+        because loss: HTTP2ConnectionDecoder.FrameLoss, at timestamp: CaptureTimestamp?,
         into records: inout [CaptureRecord]
     ) {
-        guard case .skipped(let streamOffset, let length, let byteOffset) = event else { return }
-        records.append(
-            .problem(
-                CaptureProblem(
-                    timestamp: timestamp, connection: connection,
-                    error: CaptureError(
-                        code: .malformedFrame,
-                        message: "\(length) bytes at stream offset \(streamOffset) belong to no frame; skipped",
-                        byteOffset: byteOffset))))
+        let heldBefore = connection.calls?.heldBytes ?? 0
+        Self.reportLoss(
+            event, on: &connection, fromClient: from == connection.client, because: loss, at: timestamp,
+            into: &records)
+        heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
+    }
+
+    /// Reports what a frame reader gave up: a skipped run, or a lost frame and what it belonged to.
+    private static func reportLoss(
+        _ event: HTTP2FrameReader.Event, on connection: inout Connection, fromClient: Bool,
+        because loss: HTTP2ConnectionDecoder.FrameLoss, at timestamp: CaptureTimestamp?,
+        into records: inout [CaptureRecord]
+    ) {
+        switch event {
+        case .skipped(let streamOffset, let length, let byteOffset):
+            records.append(
+                HTTP2ConnectionDecoder.skippedRun(
+                    streamOffset: streamOffset, length: length, byteOffset: byteOffset,
+                    connection: connection.calls?.connection, timestamp: timestamp))
+        case .lostFrame(let frame):
+            connection.calls?.lost(frame, fromClient: fromClient, because: loss, timestamp: timestamp, into: &records)
+        case .frame, .preface:
+            break
+        }
     }
 }
 

@@ -32,7 +32,8 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The input starts with neither a pcap nor a pcapng magic number.
         public static let notACapture = Code(.notACapture)
-        /// The input ends inside a file header, a record or a block.
+        /// Bytes are missing: the input ends inside a file header, a record or a block, bytes of a
+        /// TCP stream are not in the capture, or an HTTP/2 frame was cut by either.
         public static let truncatedCapture = Code(.truncatedCapture)
         /// A pcap record or pcapng block contradicts itself: a length that is too small, too large
         /// or not repeated, a packet for an interface that was never described, a bad version.
@@ -47,8 +48,10 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let malformedFrame = Code(.malformedFrame)
         /// HPACK (RFC 7541) could not decode a header block.
         public static let undecodableHeaderBlock = Code(.undecodableHeaderBlock)
-        /// The calls open in the capture held more than ``CaptureOptions/maxOpenCallBytes``; the
-        /// oldest open call was given up (it ends as a call the capture lost).
+        /// The calls open in the capture held more than ``CaptureOptions/maxOpenCallBytes``, and
+        /// the oldest open call was given up (it ends as a call the capture lost); or the frames
+        /// still arriving held more than ``CaptureOptions/maxPartialFrameBytes``, and the largest
+        /// was given up with what it belonged to.
         public static let tooManyOpenCalls = Code(.tooManyOpenCalls)
         /// A connection whose start the capture holds did not begin with the HTTP/2 client preface
         /// (RFC 9113 section 3.4): it is not cleartext HTTP/2 (TLS, or another protocol), and its

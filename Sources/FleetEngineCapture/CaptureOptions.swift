@@ -16,11 +16,23 @@ public struct CaptureOptions: Sendable {
     /// is reported (``CaptureError/Code/tooManyOpenCalls``) and ends as a call the capture lost.
     /// 64 MiB by default: tens of thousands of ordinary open calls.
     public var maxOpenCallBytes: Int
+    /// The most memory the frames still arriving may hold across the capture: each direction of a
+    /// connection buffers the frame it is receiving until the frame is whole, and a frame may be
+    /// 16 MiB long, so a capture of many connections each sending part of a long frame could
+    /// otherwise take any amount of memory. Past it, the reader holding the most gives up the frame
+    /// it holds part of: the frame is reported (``CaptureError/Code/tooManyOpenCalls``) with what
+    /// it belonged to (the call of a DATA frame ends as a call the capture lost; a header block is
+    /// lost), and reading goes on after it. 128 MiB by default: eight 16 MiB frames at once.
+    public var maxPartialFrameBytes: Int
 
     /// Options from their parts.
-    public init(methodOverride: String? = nil, maxMessageSize: Int = 16 << 20, maxOpenCallBytes: Int = 64 << 20) {
+    public init(
+        methodOverride: String? = nil, maxMessageSize: Int = 16 << 20, maxOpenCallBytes: Int = 64 << 20,
+        maxPartialFrameBytes: Int = 128 << 20
+    ) {
         self.methodOverride = methodOverride
         self.maxMessageSize = maxMessageSize
         self.maxOpenCallBytes = maxOpenCallBytes
+        self.maxPartialFrameBytes = maxPartialFrameBytes
     }
 }

@@ -137,4 +137,72 @@ struct CaptureCommandTests {
         #expect(unbounded.filter { $0["status"] != nil }.count == 2_000)
         #expect(throws: (any Error).self) { try CommandRunner.parse(["capture", "--max-open-call-mib", "0", path]) }
     }
+
+    /// A raw-IP pcap of `connections` HTTP/2 connections to port 50051 whose clients each send
+    /// the preface, an empty SETTINGS and the first `sentBytes` of one DATA frame of 4 MB, in
+    /// 60,000-byte segments that take turns across the connections. (No checksums: the decoder
+    /// does not check them.)
+    static func partialFramesCapture(connections: Int, sentBytes: Int) -> [UInt8] {
+        func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        func littleEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+        var file = littleEndian(0xA1B2_C3D4) + [2, 0, 4, 0] + [UInt8](repeating: 0, count: 8)
+        file += littleEndian(65_535) + littleEndian(101)
+        var packets = 0
+        func packet(connection: Int, sequence: UInt32, flags: UInt8, payload: ArraySlice<UInt8>) {
+            let tcp =
+                bigEndian(UInt16(40_000)) + bigEndian(UInt16(50_051)) + bigEndian(sequence) + bigEndian(UInt32(0))
+                + [0x50, flags] + bigEndian(UInt16(65_535)) + [0, 0, 0, 0] + payload
+            let ip =
+                [0x45, 0] + bigEndian(UInt16(20 + tcp.count)) + [0, 0, 0, 0, 64, 6, 0, 0]
+                + [10, 0, UInt8(connection >> 8), UInt8(connection & 0xFF), 10, 1, 0, 1] + tcp
+            packets += 1
+            file += littleEndian(1_700_000_000) + littleEndian(UInt32(packets))
+            file += littleEndian(UInt32(ip.count)) + littleEndian(UInt32(ip.count)) + ip
+        }
+        let frameLength = 4_000_000
+        var stream = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        stream += [UInt8(frameLength >> 16), UInt8(frameLength >> 8 & 0xFF), UInt8(frameLength & 0xFF), 0, 0]
+        stream += bigEndian(UInt32(1)) + [UInt8](repeating: 0x2A, count: sentBytes)
+        for connection in 0..<connections { packet(connection: connection, sequence: 999, flags: 0x02, payload: []) }
+        for offset in stride(from: 0, to: stream.count, by: 60_000) {
+            for connection in 0..<connections {
+                let end = min(offset + 60_000, stream.count)
+                packet(
+                    connection: connection, sequence: UInt32(1_000 + offset), flags: 0x18, payload: stream[offset..<end]
+                )
+            }
+        }
+        return file
+    }
+
+    @Test(
+        "--max-partial-frame-mib bounds the frames still arriving: the largest past it are given up, each a problem line"
+    )
+    func maxPartialFrames() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID()).pcap").path
+        try Data(Self.partialFramesCapture(connections: 4, sentBytes: 1_500_000)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // Four frames of 1.5 MB held at once need more than 4 MiB, and less than the default.
+        let bounded = try Self.run(["--max-partial-frame-mib", "4", path])
+        let givenUp = bounded.compactMap { $0["problem"] as? [String: Any] }.filter {
+            $0["code"] as? String == "too many open calls"
+        }
+        #expect((1..<4).contains(givenUp.count))
+        #expect(
+            givenUp.allSatisfy {
+                ($0["message"] as? String)?.contains("the frames still arriving held more than 4194304 bytes") == true
+            })
+        // The others reach the end of the capture inside their frames, and say so.
+        let cut = bounded.compactMap { $0["problem"] as? [String: Any] }.filter {
+            ($0["message"] as? String)?.hasPrefix("the sender's bytes end inside the DATA frame of 4000000 bytes")
+                == true
+        }
+        #expect(cut.count == 4 - givenUp.count)
+        let unbounded = try Self.run([path])
+        #expect(!unbounded.contains { ($0["problem"] as? [String: Any])?["code"] as? String == "too many open calls" })
+        #expect(throws: (any Error).self) {
+            try CommandRunner.parse(["capture", "--max-partial-frame-mib", "0", path])
+        }
+    }
 }

@@ -7,8 +7,9 @@ import FleetEngineCapture
 /// cut the same way every time). All three must give the same packets and stop with the same
 /// error (code and byte offset) at the same place: a sans-IO reader that depended on how its input
 /// was cut would be a bug. Every packet then goes through ``PacketDecoder``, and the whole input
-/// through ``CaptureDecoder``, the pipeline `fleettrips capture` runs, with every record printed as
-/// a JSON line.
+/// through ``CaptureDecoder``, the pipeline `fleettrips capture` runs (with its default bounds, and
+/// again with bounds so small that open calls and partial frames are given up all the time), with
+/// every record printed as a JSON line.
 ///
 /// A thrown ``CaptureError`` is an expected outcome; a crash, a sanitizer report, an error code
 /// the API does not document, or a disagreement between the ways of reading is a finding, and
@@ -142,9 +143,15 @@ public enum CaptureFileCheck {
         }
     }
 
-    /// Runs the whole pipeline over the input and prints every record.
+    /// Runs the whole pipeline over the input and prints every record: with the default options,
+    /// and with bounds so small that open calls and partial frames are given up all the time.
     static func runPipeline(_ input: UnsafeBufferPointer<UInt8>) {
-        var decoder = CaptureDecoder()
+        runPipeline(input, options: CaptureOptions())
+        runPipeline(input, options: CaptureOptions(maxOpenCallBytes: 2_048, maxPartialFrameBytes: 0))
+    }
+
+    static func runPipeline(_ input: UnsafeBufferPointer<UInt8>, options: CaptureOptions) {
+        var decoder = CaptureDecoder(options: options)
         var records: [CaptureRecord] = []
         do throws(CaptureError) {
             records += try decoder.decode(input)

@@ -16,7 +16,8 @@ import FleetEngineCapture
 ///   bytes, each piece going to its direction (so both directions interleave at any byte); 2, the
 ///   rest holds both directions' frames interleaved whole, in chunks; 3, the same all at once;
 ///   4, a list of pieces fed to one ``HTTP2FrameReader``: a header byte with bit 7 set is a gap
-///   (`skipMissingBytes`) of bits 0-6 plus one bytes, else bits 0-6 plus one bytes follow it;
+///   (`skipMissingBytes`) of bits 0-6 plus one bytes, except 0xFF, which gives up the frame in
+///   progress (`giveUpPartialFrame`), else bits 0-6 plus one bytes follow it;
 /// - bit 4: a 100-byte message size limit, to reach the oversized-message paths;
 /// - bit 5: a method override (`CaptureOptions.methodOverride`).
 ///
@@ -109,6 +110,15 @@ func readFrames(_ bytes: ArraySlice<UInt8>, startsAtConnectionStart: Bool) {
         case .skipped(let streamOffset, let skippedLength, _):
             start = streamOffset
             length = skippedLength
+        case .lostFrame(let frame):
+            // What was read of it lies in the stream; the rest of it is dropped as it comes.
+            start = frame.streamOffset
+            length = Int64(frame.bytesRead)
+            if frame.bytesRead < HTTP2FrameReader.frameHeaderLength
+                || frame.bytesRead >= HTTP2FrameReader.frameHeaderLength + frame.length
+            {
+                fail("a lost frame of \(frame.length) bytes had \(frame.bytesRead) bytes read")
+            }
         }
         if start < eventsEnd || length < 0 || start + length > streamEnd {
             fail(
@@ -116,6 +126,9 @@ func readFrames(_ bytes: ArraySlice<UInt8>, startsAtConnectionStart: Bool) {
                     + "the stream at \(streamEnd)")
         }
         eventsEnd = start + length
+        if case .lostFrame(let frame) = event {
+            eventsEnd = start + Int64(HTTP2FrameReader.frameHeaderLength + frame.length)
+        }
     }
     func drain() {
         while true {
@@ -137,11 +150,13 @@ func readFrames(_ bytes: ArraySlice<UInt8>, startsAtConnectionStart: Bool) {
         let header = bytes[start]
         let count = Int(header & 0x7F) + 1
         start += 1
-        if header & 0x80 != 0 {
+        if header == 0xFF {
+            if let lost = reader.giveUpPartialFrame() { check(lost) }
+        } else if header & 0x80 != 0 {
             let length = Int64(count)
             if let skipped = reader.skipMissingBytes(length) { check(skipped) }
             streamEnd += length
-            eventsEnd = streamEnd
+            eventsEnd = max(eventsEnd, streamEnd)
         } else {
             let piece = bytes[start..<min(bytes.endIndex, start + count)]
             start = piece.endIndex

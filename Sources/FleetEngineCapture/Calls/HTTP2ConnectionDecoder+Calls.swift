@@ -108,7 +108,8 @@ extension HTTP2ConnectionDecoder {
                             timestamp: timestamp, connection: connection, streamID: streamID, method: call.method,
                             methodInferred: call.methodInferred, status: status,
                             latencyNanoseconds: call.started.map { timestamp.nanoseconds(since: $0) },
-                            requestMessageCount: call.requestMessages, responseMessageCount: call.responseMessages)))
+                            requestMessageCount: call.requestMessages, responseMessageCount: call.responseMessages,
+                            headersUncertain: call.headersUncertain)))
             case .responseHead:
                 break
             }
@@ -145,7 +146,7 @@ extension HTTP2ConnectionDecoder {
                 CapturedMessage(
                     timestamp: timestamp, connection: connection, streamID: streamID, direction: direction,
                     method: call.method, methodInferred: call.methodInferred, message: decoded, payload: payload,
-                    decodingError: decodingError, byteOffset: byteOffset)))
+                    decodingError: decodingError, byteOffset: byteOffset, headersUncertain: call.headersUncertain)))
     }
 
     func problem(

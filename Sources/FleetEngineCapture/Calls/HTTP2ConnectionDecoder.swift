@@ -54,6 +54,8 @@ struct HTTP2ConnectionDecoder {
         var rawResponse: GRPCMessageDeframer?
         var method: String?
         var methodInferred = false
+        /// Whether a header block of the call was read with table entries from before lost bytes.
+        var headersUncertain = false
         var requestType: (any ProtobufMessage.Type)?
         var responseType: (any ProtobufMessage.Type)?
         var started: CaptureTimestamp?
@@ -82,8 +84,8 @@ struct HTTP2ConnectionDecoder {
 
     private(set) var connection: CapturedConnection
     let options: CaptureOptions
-    private var client = Sender()
-    private var server = Sender()
+    var client = Sender()
+    var server = Sender()
     var calls: [UInt32: Call] = [:]
     /// Streams whose calls ended, so that a late frame (a WINDOW_UPDATE, a client's RST_STREAM
     /// after the trailers) does not start a call again; the oldest are forgotten, to bound memory.
@@ -228,7 +230,7 @@ struct HTTP2ConnectionDecoder {
         while heldBytes > heldBytesLimit, openingOrderStart < openingOrder.count {
             let streamID = openingOrder[openingOrderStart]
             openingOrderStart += 1
-            guard var call = calls.removeValue(forKey: streamID) else { continue }
+            guard calls.index(forKey: streamID) != nil else { continue }
             records.append(
                 .problem(
                     CaptureProblem(
@@ -238,22 +240,31 @@ struct HTTP2ConnectionDecoder {
                             message: "the open calls held more than \(heldBytesLimit) bytes (their header fields, "
                                 + "unfinished messages and \(Self.callOverhead) bytes each); the oldest, stream "
                                 + "\(streamID), is given up"))))
-            // Ended as the capture's lost calls are (UNAVAILABLE, the connection's traffic lost),
-            // saying why.
-            let events = call.response.cancel(
-                with: CallStatus(
-                    code: .unavailable,
-                    message: "the capture decoder gave the call up before it ended, to bound the memory of open calls",
-                    origin: .connection(requestSent: true)))
-            calls[streamID] = call
-            // The call's end takes it out of the table and releases what it held.
-            responseEvents(events, streamID: streamID, timestamp: timestamp, byteOffset: nil, into: &records)
+            giveUpCall(streamID, because: "to bound the memory of open calls", timestamp: timestamp, into: &records)
         }
+    }
+
+    /// Ends the open call on `streamID` before the capture shows its end, as the capture's lost
+    /// calls end (UNAVAILABLE, the connection's traffic lost), saying why; false when no call is
+    /// open there.
+    @discardableResult
+    mutating func giveUpCall(
+        _ streamID: UInt32, because reason: String, timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
+    ) -> Bool {
+        guard var call = calls.removeValue(forKey: streamID) else { return false }
+        let events = call.response.cancel(
+            with: CallStatus(
+                code: .unavailable, message: "the capture decoder gave the call up before it ended, \(reason)",
+                origin: .connection(requestSent: true)))
+        calls[streamID] = call
+        // The call's end takes it out of the table and releases what it held.
+        responseEvents(events, streamID: streamID, timestamp: timestamp, byteOffset: nil, into: &records)
+        return true
     }
 
     // MARK: Frames
 
-    private mutating func setPending(_ block: PendingBlock?, fromClient: Bool) {
+    mutating func setPending(_ block: PendingBlock?, fromClient: Bool) {
         if fromClient { client.pendingBlock = block } else { server.pendingBlock = block }
     }
 
@@ -348,6 +359,7 @@ struct HTTP2ConnectionDecoder {
             highestStreamID = max(highestStreamID, block.streamID)
             call.headerBytes += fieldBytes
             heldHeaderBytes += fieldBytes
+            if client.headerBlocks.lastBlockWasUncertain { call.headersUncertain = true }
             let events = call.request.receiveHeaders(fields, endStream: block.endStream)
             for event in events {
                 if case .requestHead(let head) = event { call.setMethod(head.method.path, inferred: false) }
@@ -359,6 +371,7 @@ struct HTTP2ConnectionDecoder {
             guard var call = existingCall(block.streamID) else { return }
             call.headerBytes += fieldBytes
             heldHeaderBytes += fieldBytes
+            if server.headerBlocks.lastBlockWasUncertain { call.headersUncertain = true }
             let events = call.response.receiveHeaders(fields, endStream: block.endStream)
             calls[block.streamID] = call
             responseEvents(

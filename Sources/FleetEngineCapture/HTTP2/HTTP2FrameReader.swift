@@ -9,10 +9,18 @@
 /// wrong is a `malformedFrame` error, after which reading goes on with the next frame, whose
 /// boundary the frame's length field still gives.
 ///
+/// When bytes go missing inside a frame whose header was read, the frame is reported lost
+/// (``Event/lostFrame(_:)``, naming its type and stream) and reading goes on at its end, which the
+/// header gives: no boundary has to be looked for. Only a gap that starts between frames, or runs
+/// past the end of the frame it starts in, leaves the reader to look for one.
+///
 /// Memory is bounded by the largest frame (the length field allows 16 MiB) plus what was appended
-/// and not yet read. Bytes passed over while looking for a frame boundary are let go as the search
-/// moves on, so a connection that is not HTTP/2 at all (TLS, another protocol) costs no more than
-/// one frame's worth however long it runs; the run is still reported once, whole, as skipped.
+/// and not yet read, and a buffer grown for a large frame is given back once the frame is read.
+/// Bytes passed over while looking for a frame boundary are let go as the search moves on, so a
+/// connection that is not HTTP/2 at all (TLS, another protocol) costs no more than one frame's
+/// worth however long it runs; the run is still reported once, whole, as skipped. A caller that
+/// bounds many readers together can make one let go of the frame it holds part of
+/// (``giveUpPartialFrame()``).
 public struct HTTP2FrameReader: Sendable {
     /// The client connection preface (RFC 9113 section 3.4).
     public static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
@@ -28,6 +36,10 @@ public struct HTTP2FrameReader: Sendable {
         /// Bytes that belong to no frame the reader could find: the rest of a frame cut by a gap,
         /// or the middle of a frame at the start of a capture. Reading resumed after them.
         case skipped(streamOffset: Int64, length: Int64, byteOffset: Int64)
+        /// A frame whose header was read and whose payload was given up: bytes of it are missing,
+        /// the stream ended inside it, or ``giveUpPartialFrame()`` let it go. Reading goes on after
+        /// its end.
+        case lostFrame(LostHTTP2Frame)
     }
 
     /// Where a run of appended bytes came from, to give frames their input offset and time.
@@ -61,6 +73,12 @@ public struct HTTP2FrameReader: Sendable {
     /// Where the run of bytes being passed over began, once part of it was let go from the buffer
     /// (its stream offset, and its offset in the input).
     private var skippedRunStart: (streamOffset: Int64, byteOffset: Int64)?
+    /// What is left of a frame that was given up: that many of the next bytes are dropped as they
+    /// come, and the next frame starts after them. The buffer is empty while this is above zero.
+    private var bytesToSkip: Int64 = 0
+    /// The buffer capacity kept when nothing is buffered; a larger one (grown for a large frame)
+    /// is given back.
+    static let retainedCapacity = 1 << 16
 
     /// A reader for one direction.
     ///
@@ -77,6 +95,14 @@ public struct HTTP2FrameReader: Sendable {
     /// Bytes appended and not yet read as frames.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Whether the reader is looking for a frame boundary: since it began (without the start of
+    /// the stream), or since bytes went missing where the next frame's start was not known.
+    public var isLookingForFrameBoundary: Bool { state == .resynchronizing }
+
+    /// The memory the reader's buffer takes (its capacity, in bytes): what a caller bounding many
+    /// readers together counts.
+    public var retainedByteCount: Int { buffer.capacity }
+
     /// Appends the bytes that follow in the stream.
     ///
     /// - Parameters:
@@ -84,26 +110,58 @@ public struct HTTP2FrameReader: Sendable {
     ///   - byteOffset: where the first of them is in the input.
     ///   - timestamp: when the packet that carried them was captured.
     public mutating func append(_ bytes: ArraySlice<UInt8>, byteOffset: Int64, timestamp: CaptureTimestamp) {
+        var bytes = bytes
+        var byteOffset = byteOffset
+        if bytesToSkip > 0 {
+            // The rest of a frame that was given up: dropped, not buffered.
+            let dropped = Int(min(bytesToSkip, Int64(bytes.count)))
+            bytes = bytes.dropFirst(dropped)
+            byteOffset += Int64(dropped)
+            bytesToSkip -= Int64(dropped)
+            bufferStreamOffset += Int64(dropped)
+        }
         guard !bytes.isEmpty else { return }
         compact()
         marks.append(Mark(streamOffset: endStreamOffset, byteOffset: byteOffset, timestamp: timestamp))
         buffer.append(contentsOf: bytes)
     }
 
-    /// Records that `length` bytes of the stream are missing here (a TCP gap): what was buffered
-    /// of an incomplete frame is given up, and the reader looks for the next frame boundary.
+    /// Records that `length` bytes of the stream are missing here (a TCP gap). What was buffered
+    /// of an incomplete frame is given up. When the frame's header was read and the gap ends inside
+    /// the frame, the next frame starts where the header says; otherwise the reader looks for the
+    /// next frame boundary.
     ///
-    /// - Returns: the bytes given up, if any.
+    /// - Returns: the frame given up (``Event/lostFrame(_:)``) when its header was read, else the
+    ///   bytes given up as a skipped run, if any.
     public mutating func skipMissingBytes(_ length: Int64) -> Event? {
-        let skipped = skippedRun(upTo: endStreamOffset)
-        bufferStreamOffset = endStreamOffset + length
-        buffer.removeAll(keepingCapacity: true)
-        readIndex = 0
-        scanIndex = 0
-        marks.removeAll(keepingCapacity: true)
-        firstMark = 0
-        state = .resynchronizing
-        return skipped
+        if bytesToSkip > 0 {
+            // Inside a frame given up before: the gap takes some of what was to be dropped.
+            let taken = min(bytesToSkip, length)
+            bytesToSkip -= taken
+            bufferStreamOffset += taken
+            guard length > taken else { return nil }
+            return loseSync(missing: length - taken)
+        }
+        guard let lost = partialFrame() else { return loseSync(missing: length) }
+        let rest = Int64(Self.frameHeaderLength + lost.length - lost.bytesRead)
+        dropBuffer()
+        if length <= rest {
+            bytesToSkip = rest - length
+            bufferStreamOffset += length
+        } else {
+            bufferStreamOffset += rest
+            _ = loseSync(missing: length - rest)
+        }
+        return .lostFrame(lost)
+    }
+
+    /// Lets go of the frame whose start is buffered, to free its memory: its remaining bytes are
+    /// dropped as they come, and reading goes on after it. When the reader is looking for a frame
+    /// boundary, what it holds is given up as skipped and the search goes on after it.
+    ///
+    /// - Returns: the frame given up, or the bytes skipped; nil when nothing was buffered.
+    public mutating func giveUpPartialFrame() -> Event? {
+        skipMissingBytes(0)
     }
 
     /// The next preface, frame or skipped run, or nil when more bytes are needed.
@@ -111,6 +169,15 @@ public struct HTTP2FrameReader: Sendable {
     /// - Throws: `malformedFrame` for a frame whose padding or fixed-size payload breaks RFC 9113;
     ///   the frame is consumed, so the next call reads on after it.
     public mutating func next() throws(CaptureError) -> Event? {
+        let event = try nextEvent()
+        if event == nil, readIndex == buffer.count, buffer.capacity > Self.retainedCapacity {
+            // Everything was read: a buffer grown for a large frame is given back.
+            dropBuffer()
+        }
+        return event
+    }
+
+    private mutating func nextEvent() throws(CaptureError) -> Event? {
         switch state {
         case .atStart:
             let available = min(bufferedByteCount, Self.clientPreface.count)
@@ -122,7 +189,7 @@ public struct HTTP2FrameReader: Sendable {
                 return .preface
             }
             state = .frames
-            return try next()
+            return try nextEvent()
         case .resynchronizing:
             if let skipped = resynchronize() { return skipped }
             // Found a boundary right where the bytes start, or need more bytes to find one.
@@ -134,9 +201,47 @@ public struct HTTP2FrameReader: Sendable {
 
     /// Ends the stream: what is left is an incomplete frame.
     ///
-    /// - Returns: the incomplete bytes, if any, as a skipped run.
+    /// - Returns: the incomplete frame, when its header was read, else the incomplete bytes as a
+    ///   skipped run, if any.
     public mutating func finish() -> Event? {
         skipMissingBytes(0)
+    }
+
+    /// The frame whose header is buffered and whose end is not, when the reader is at a frame
+    /// boundary.
+    private func partialFrame() -> LostHTTP2Frame? {
+        guard state == .frames, bufferedByteCount >= Self.frameHeaderLength else { return nil }
+        let header = FrameHeader(buffer, at: readIndex)
+        let streamOffset = bufferStreamOffset + Int64(readIndex)
+        return LostHTTP2Frame(
+            type: header.type, flags: header.flags, streamID: header.streamID, length: header.length,
+            bytesRead: bufferedByteCount, streamOffset: streamOffset,
+            byteOffset: inputOffset(ofStreamOffset: streamOffset))
+    }
+
+    /// `missing` bytes are lost where the buffered ones end, and where the next frame starts is
+    /// unknown: what is buffered is given up, and the reader looks for a frame boundary.
+    private mutating func loseSync(missing: Int64) -> Event? {
+        let skipped = skippedRun(upTo: endStreamOffset)
+        dropBuffer()
+        bufferStreamOffset += missing
+        state = .resynchronizing
+        return skipped
+    }
+
+    /// Empties the buffer, and gives back its memory unless it is small; the stream offsets go on
+    /// from its end.
+    private mutating func dropBuffer() {
+        bufferStreamOffset = endStreamOffset
+        if buffer.capacity > Self.retainedCapacity {
+            buffer = []
+        } else {
+            buffer.removeAll(keepingCapacity: true)
+        }
+        readIndex = 0
+        scanIndex = 0
+        marks.removeAll(keepingCapacity: true)
+        firstMark = 0
     }
 
     // MARK: Frames

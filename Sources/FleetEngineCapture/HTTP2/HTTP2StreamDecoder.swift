@@ -110,8 +110,13 @@ public struct HTTP2StreamDecoder: Sendable {
     /// Ends the input: incomplete frames and calls still open are reported.
     public mutating func finish() -> [CaptureRecord] {
         var records: [CaptureRecord] = []
-        for var reader in [clientReader, serverReader, interleavedReader] {
-            if let leftover = reader.finish() { Self.report(leftover, into: &records) }
+        for (var reader, fromClient) in [(clientReader, true), (serverReader, false), (interleavedReader, nil)] {
+            guard let leftover = reader.finish() else { continue }
+            if case .lostFrame(let frame) = leftover {
+                connection.lost(frame, fromClient: fromClient, because: .inputEnded, timestamp: nil, into: &records)
+            } else {
+                Self.report(leftover, into: &records)
+            }
         }
         connection.finish(timestamp: nil, into: &records)
         return records
@@ -141,12 +146,7 @@ public struct HTTP2StreamDecoder: Sendable {
     private static func report(_ event: HTTP2FrameReader.Event, into records: inout [CaptureRecord]) {
         guard case .skipped(let streamOffset, let length, let byteOffset) = event else { return }
         records.append(
-            .problem(
-                CaptureProblem(
-                    timestamp: nil, connection: nil, streamID: nil,
-                    error: CaptureError(
-                        code: .malformedFrame,
-                        message: "\(length) bytes at stream offset \(streamOffset) belong to no frame; skipped",
-                        byteOffset: byteOffset))))
+            HTTP2ConnectionDecoder.skippedRun(
+                streamOffset: streamOffset, length: length, byteOffset: byteOffset, connection: nil, timestamp: nil))
     }
 }

@@ -29,6 +29,17 @@ struct HeaderBlockDecoder {
         reader = HPACKBlockReader(maxTableSize: reader.maxTableSize)
     }
 
+    /// Notes that blocks this endpoint sent may be missing from the capture: they may have added
+    /// entries to the sender's table. Later blocks are decoded with the table as it is, and those
+    /// that refer to an entry from before are marked uncertain (``lastBlockWasUncertain``).
+    mutating func markTableUncertain() {
+        reader.markTableUncertain()
+    }
+
+    /// Whether the last block decoded referred to a dynamic-table entry from before blocks may have
+    /// been lost: its fields are as likely right as the table is, but not certain.
+    var lastBlockWasUncertain: Bool { reader.lastBlockUsedUncertainEntries }
+
     /// The fields of one complete header block.
     mutating func decode(_ block: [UInt8], byteOffset: Int64, streamID: UInt32) throws(CaptureError) -> [(
         name: String, value: String

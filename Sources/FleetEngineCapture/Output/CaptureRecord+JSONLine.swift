@@ -7,10 +7,11 @@ extension CaptureRecord {
     ///
     /// - A message: `time` (seconds since the epoch, with nine decimals), `connection` (`client ->
     ///   server`), `stream`, `direction` (`request` or `response`), `method` (the `:path`, or null),
-    ///   `methodInferred` (only when true), `type` (the full message name, or null without a
+    ///   `methodInferred` and `headersUncertain` (each only when true), `type` (the full message name, or null without a
     ///   schema), `message` (proto3 JSON; without a schema, the fields as `[{"field", "wireType",
     ///   "value"}]`), and `decodingError` when the message did not decode with its schema.
-    /// - The end of a call: `time`, `connection`, `stream`, `method`, `status` (`code`, `name`,
+    /// - The end of a call: `time`, `connection`, `stream`, `method` (with `methodInferred` and
+    ///   `headersUncertain` as for a message), `status` (`code`, `name`,
     ///   `message`, and `rpcStatus`, the `google.rpc.Status` in proto3 JSON, when the trailers
     ///   carried one), `error` (the typed error: `code`, `name`, `family`, `message`, `origin`) when
     ///   the call failed, `latencyMicros` when the capture saw the call begin, and the message counts.
@@ -38,7 +39,8 @@ extension CaptureRecord {
                 &writer, timestamp: message.timestamp, connection: message.connection, streamID: message.streamID)
             writer.key("direction")
             writer.string(message.direction.rawValue)
-            Self.writeMethod(&writer, message.method, inferred: message.methodInferred)
+            Self.writeMethod(
+                &writer, message.method, inferred: message.methodInferred, uncertain: message.headersUncertain)
             writer.key("type")
             if let typeName = message.typeName { writer.string(typeName) } else { writer.null() }
             writer.key("message")
@@ -51,7 +53,7 @@ extension CaptureRecord {
             }
         case .callEnd(let end):
             Self.writePlace(&writer, timestamp: end.timestamp, connection: end.connection, streamID: end.streamID)
-            Self.writeMethod(&writer, end.method, inferred: end.methodInferred)
+            Self.writeMethod(&writer, end.method, inferred: end.methodInferred, uncertain: end.headersUncertain)
             writer.key("status")
             writer.beginObject()
             writer.key("code")
@@ -130,11 +132,17 @@ extension CaptureRecord {
         writer.integer(streamID)
     }
 
-    private static func writeMethod(_ writer: inout JSONLineWriter, _ method: String?, inferred: Bool) {
+    private static func writeMethod(
+        _ writer: inout JSONLineWriter, _ method: String?, inferred: Bool, uncertain: Bool
+    ) {
         writer.key("method")
         if let method { writer.string(method) } else { writer.null() }
         if inferred {
             writer.key("methodInferred")
+            writer.boolean(true)
+        }
+        if uncertain {
+            writer.key("headersUncertain")
             writer.boolean(true)
         }
     }

@@ -59,6 +59,11 @@ public struct CapturedMessage: Sendable {
     public var decodingError: CodecError?
     /// Where the message's DATA frame starts in the input.
     public var byteOffset: Int64
+    /// Whether a header block of the call so far (its request headers, response headers or
+    /// trailers) was read with HPACK dynamic-table entries from before bytes the capture lost,
+    /// which may have held blocks that added entries: its fields, and what was taken from them
+    /// (the method, the status), are likely right but not certain.
+    public var headersUncertain = false
 
     /// The full protobuf name of ``message``'s type, when it has one.
     public var typeName: String? { message.map { type(of: $0).protoMessageName } }
@@ -77,6 +82,11 @@ public struct CapturedCallEnd: Sendable {
     public var latencyNanoseconds: Int64?
     public var requestMessageCount: Int
     public var responseMessageCount: Int
+    /// Whether a header block of the call so far (its request headers, response headers or
+    /// trailers) was read with HPACK dynamic-table entries from before bytes the capture lost,
+    /// which may have held blocks that added entries: its fields, and what was taken from them
+    /// (the method, the status), are likely right but not certain.
+    public var headersUncertain = false
 
     /// The typed error, when the call failed.
     public var error: FleetEngineError? { status.error }

@@ -14,9 +14,11 @@ public struct CaptureCommand: ParsableCommand {
             TripService's: field numbers, wire types and values). The line that ends a call has its status \
             (code, name, message) and, when it failed, the typed error. Problems with the capture (missing \
             bytes, frames that break HTTP/2, header blocks that do not decode, calls left open past \
-            --max-open-call-mib) are lines with "problem", and \
+            --max-open-call-mib, frames given up past --max-partial-frame-mib) are lines with "problem", and \
             decoding goes on after them. A capture that began mid-connection still yields its DATA: the \
-            method is inferred from the messages (or taken from --method) and marked "methodInferred".
+            method is inferred from the messages (or taken from --method) and marked "methodInferred". \
+            After missing bytes, a call whose header blocks named HPACK table entries from before them \
+            is marked "headersUncertain": its method and status are likely right, not certain.
             """
     )
 
@@ -83,6 +85,15 @@ public struct CaptureCommand: ParsableCommand {
             valueName: "MiB"))
     public var maxOpenCallMiB: Int?
 
+    /// The memory the frames still arriving may hold, in MiB.
+    @Option(
+        name: .customLong("max-partial-frame-mib"),
+        help: ArgumentHelp(
+            "The most memory the frames still arriving on all connections of a packet capture may hold, in MiB; "
+                + "past it the largest is given up with its call, each reported as a problem. (default: 128)",
+            valueName: "MiB"))
+    public var maxPartialFrameMiB: Int?
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     public init() {}
 
@@ -92,12 +103,16 @@ public struct CaptureCommand: ParsableCommand {
         if let maxOpenCallMiB, !(1...(1 << 20)).contains(maxOpenCallMiB) {
             throw ValidationError("--max-open-call-mib must be between 1 and 1048576")
         }
+        if let maxPartialFrameMiB, !(1...(1 << 20)).contains(maxPartialFrameMiB) {
+            throw ValidationError("--max-partial-frame-mib must be between 1 and 1048576")
+        }
     }
 
     /// Decodes the input as the arguments say and writes the lines to `output`.
     public func run(output: inout some ByteSink) throws {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
+        if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
         var filter = CaptureFilter(method: onlyMethod, trip: trip, statuses: Set(statuses.map { $0.uppercased() }))
         var counts = CaptureSummary()
         let renderer = PipelinedLineRenderer()

@@ -112,7 +112,9 @@ struct CaptureExactnessTests {
         #expect(Outcome(try Self.decode(CaptureWriter.file(of: packets))) == Self.expected(conversation))
     }
 
-    @Test("a lost segment in the first response: a gap is reported, and the second call still reads exactly")
+    @Test(
+        "a lost segment in the first response's DATA: the gap is reported, that call is given up, said so, and the second call still reads exactly"
+    )
     func loss() throws {
         let conversation = try Self.conversation(points: 300)
         let serverSegments = [Int](repeating: 500, count: 40)
@@ -127,6 +129,14 @@ struct CaptureExactnessTests {
         #expect(second.status.code == .notFound)
         #expect(second.status.message == "no such trip")
         #expect(!records.messages.contains { $0.streamID == 1 && $0.direction == .response })
+        // The frame the gap cut is named, and its call ends as one the capture lost.
+        let first = try #require(ends.first { $0.streamID == 1 })
+        #expect(first.status.code == .unavailable)
+        #expect(first.status.message.contains("as part of its response is missing from the capture"))
+        let cut = try #require(records.problems.first { $0.streamID == 1 })
+        #expect(cut.error.code == .truncatedCapture)
+        #expect(cut.error.message.hasPrefix("bytes of the DATA frame of "))
+        #expect(cut.error.message.hasSuffix("; its call is given up"))
     }
 
     @Test(
@@ -140,11 +150,13 @@ struct CaptureExactnessTests {
         let large = HTTP2StreamDecoderTests.trip(points: 1_000)
         let head = [(name: ":status", value: "200"), (name: "content-type", value: "application/grpc")]
         let trailers = GRPCConversation.trailerFields(CallStatus(code: .ok))
-        // Both responses start; the capture loses the end of the first one's DATA, and the bytes
-        // after the gap begin with the second one's DATA, one frame of about 18 KB.
+        // Both responses start; the capture loses the first one's DATA from within its frame
+        // header on (so where the next frame starts is not known), and the bytes after the gap
+        // begin with the second one's DATA, one frame of about 18 KB.
         conversation.headers(head, streamID: 1, endStream: false, fromClient: false)
         conversation.headers(head, streamID: 3, endStream: false, fromClient: false)
         let small = try GRPCMessageFramer().frame(HTTP2StreamDecoderTests.trip(points: 40).serializedBytes())
+        let lostStart = conversation.serverBytes.count + 4
         conversation.data(small, streamID: 1, endStream: false, fromClient: false)
         let lostEnd = conversation.serverBytes.count
         let framed = try GRPCMessageFramer().frame(large.serializedBytes())
@@ -153,7 +165,7 @@ struct CaptureExactnessTests {
         conversation.headers(trailers, streamID: 3, endStream: true, fromClient: false)
         conversation.headers(trailers, streamID: 1, endStream: true, fromClient: false)
 
-        var packets = Self.packets(conversation, serverSegments: [lostEnd - 100, 100])
+        var packets = Self.packets(conversation, serverSegments: [lostStart, lostEnd - lostStart])
         // Handshake (3), the client's bytes (1), then the server's: drop its second segment.
         packets.remove(at: 3 + 1 + 1)
         let records = try Self.decode(CaptureWriter.file(of: packets))

@@ -10,6 +10,12 @@
 /// to decode is an HTTP/2 COMPRESSION_ERROR: the fields before the fault may already have changed
 /// the dynamic table, so the table no longer matches the sender's, and a capture decoder that goes
 /// on should start again from a new reader.
+///
+/// When blocks may have gone missing (a capture that lost bytes), the table may lack entries the
+/// sender added, and every older entry would then sit at a higher index on the sender's side. The
+/// reader is told so (``markTableUncertain()``): from then on it counts the entries added after,
+/// which sit at the same indexes on both sides, and a block that refers to any older entry is
+/// decoded as the table stands but said to be uncertain (``lastBlockUsedUncertainEntries``).
 struct HPACKBlockReader: Sendable {
     /// The bound on a decoded header list when none is given: far above what gRPC sends, low
     /// enough that a small block of indexed fields cannot make the reader allocate without limit.
@@ -25,6 +31,11 @@ struct HPACKBlockReader: Sendable {
     private var table: HPACKDynamicTable
     /// The stored value of ``maxTableSize``.
     private var tableSizeLimit: Int
+    /// When the table may lack entries the sender added: how many of the newest entries were
+    /// added since, which both sides agree on. Nil when the whole table is known.
+    private(set) var knownEntryCount: Int?
+    /// Whether the last block decoded referred to an entry older than ``knownEntryCount``.
+    private(set) var lastBlockUsedUncertainEntries = false
 
     /// The receiver's `SETTINGS_HEADER_TABLE_SIZE` (RFC 9113 section 6.5.2): a dynamic table size
     /// update above it is an error (RFC 7541 section 6.3).
@@ -38,6 +49,7 @@ struct HPACKBlockReader: Sendable {
         set {
             tableSizeLimit = max(0, newValue)
             if table.maxSize > tableSizeLimit { table.setMaxSize(tableSizeLimit) }
+            settleKnownEntries()
         }
     }
 
@@ -51,6 +63,19 @@ struct HPACKBlockReader: Sendable {
         self.tableSizeLimit = max(0, maxTableSize)
         self.table = HPACKDynamicTable(maxSize: max(0, maxTableSize))
         self.maxHeaderListSize = maxHeaderListSize
+    }
+
+    /// Notes that blocks the sender encoded may have been lost: the entries in the table now may
+    /// no longer be where the sender has them.
+    mutating func markTableUncertain() {
+        knownEntryCount = 0
+        settleKnownEntries()
+    }
+
+    /// Once every entry left in the table was added after the uncertainty began (the older ones
+    /// were evicted), the table is known again: an index past it refers to nothing on this side.
+    private mutating func settleKnownEntries() {
+        if let known = knownEntryCount, known >= table.count { knownEntryCount = nil }
     }
 
     /// The dynamic table's entries, newest (index 62) first.
@@ -72,6 +97,7 @@ struct HPACKBlockReader: Sendable {
         var listSize = 0
         var position = block.startIndex
         var atStart = true
+        lastBlockUsedUncertainEntries = false
         while position < block.endIndex {
             let start = position
             let first = block[position]
@@ -84,6 +110,8 @@ struct HPACKBlockReader: Sendable {
                 // Section 6.2.1: a literal that the sender also added to its table.
                 field = try readLiteral(block, at: &position, prefixBits: 6, neverIndexed: false)
                 table.insert(field)
+                if let known = knownEntryCount { knownEntryCount = known + 1 }
+                settleKnownEntries()
             } else if first & 0x20 != 0 {
                 try readTableSizeUpdate(block, at: &position, atStart: atStart)
                 continue
@@ -133,11 +161,12 @@ struct HPACKBlockReader: Sendable {
             )
         }
         table.setMaxSize(newSize)
+        settleKnownEntries()
     }
 
     /// Reads a literal field (RFC 7541 section 6.2) whose first byte is at `position`: a name index
     /// with a `prefixBits`-bit prefix, or 0 and a name literal, then the value literal.
-    private func readLiteral(
+    private mutating func readLiteral(
         _ block: ArraySlice<UInt8>,
         at position: inout Int,
         prefixBits: Int,
@@ -158,7 +187,7 @@ struct HPACKBlockReader: Sendable {
 
     /// The entry an index refers to, in the static table (1 to 61) or the dynamic table (62 on,
     /// newest first), as RFC 7541 section 2.3.3 lays out the index address space.
-    private func entry(
+    private mutating func entry(
         at index: Int,
         block: ArraySlice<UInt8>,
         representationStart: Int
@@ -166,7 +195,9 @@ struct HPACKBlockReader: Sendable {
         if index >= 1, index <= HPACKStaticTable.count {
             return HPACKStaticTable.entries[index - 1]
         }
-        if index > HPACKStaticTable.count, let entry = table.entry(at: index - HPACKStaticTable.count - 1) {
+        let position = index - HPACKStaticTable.count - 1
+        if index > HPACKStaticTable.count, let entry = table.entry(at: position) {
+            if let known = knownEntryCount, position >= known { lastBlockUsedUncertainEntries = true }
             return entry
         }
         let offset = representationStart - block.startIndex

@@ -38,6 +38,9 @@ func payloadByte(at sequence: UInt32) -> UInt8 {
 /// - bytes 1-2: a signed 16-bit distance from where the direction's previous segment ended (0 for
 ///   in-order data), times 65,536 when bit 7 of byte 3 is set (to reach the 2^31 wrap);
 /// - byte 3: bits 0-6 are the payload length (0 to 127 bytes, made by ``payloadByte(at:)``).
+///
+/// A segment acknowledges everything the other direction has been described as sending so far
+/// (what matters only with the ACK flag), so holes the other side acknowledged are given up early.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
@@ -66,9 +69,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         nextSequence[direction] = firstDataSequence &+ UInt32(length) &+ (flags.contains(.fin) ? 1 : 0)
 
         let (source, destination) = directions[direction]
+        // The directions come in pairs, (a, b) then (b, a): the other direction is the pair's other half.
         let segment = TCPSegment(
             source: endpoints[source], destination: endpoints[destination], sequenceNumber: sequence,
-            acknowledgmentNumber: 0, flags: flags, payload: payload[...],
+            acknowledgmentNumber: nextSequence[direction ^ 1], flags: flags, payload: payload[...],
             timestamp: CaptureTimestamp(seconds: segmentIndex, nanoseconds: 0), byteOffset: segmentIndex * 1000)
         segmentIndex += 1
         checker.payloadBytesReceived += Int64(payload.count)

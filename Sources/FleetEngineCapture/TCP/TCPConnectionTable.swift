@@ -20,6 +20,9 @@
 /// most ``maxConnections``, each holding at most two reorder buffers), not with the capture. The
 /// reorder buffers of all connections together hold at most ``maxBufferedBytes``: when a segment
 /// takes them past it, its own direction gives up its oldest holes (each a gap) until they fit.
+/// A segment's acknowledgment number is passed to the other direction
+/// (``TCPStreamReassembler/acknowledged(_:at:)``): a hole its receiver acknowledged is one the
+/// capture lost, reported at once.
 public struct TCPConnectionTable: Sendable {
     /// An endpoint pair in a fixed order, so that both directions find the same connection.
     private struct Key: Hashable, Sendable {
@@ -107,6 +110,10 @@ public struct TCPConnectionTable: Sendable {
         guard let id = ids[key] ?? open(segment, key: key, into: &events) else { return events }
         markActive(id)
 
+        // What the segment acknowledges first: its sender had those bytes before it sent this one.
+        if segment.flags.contains(.ack), !segment.flags.contains(.rst) {
+            acknowledge(segment, on: id, into: &events)
+        }
         let streamEvents: [TCPStreamEvent]
         if entries[id]?.connection.firstSource == segment.source {
             streamEvents =
@@ -125,6 +132,27 @@ public struct TCPConnectionTable: Sendable {
             rememberClosed(key)
         }
         return events
+    }
+
+    /// Hands `segment`'s acknowledgment number to the other direction of connection `id`.
+    private mutating func acknowledge(_ segment: TCPSegment, on id: Int, into events: inout [TCPConnectionEvent]) {
+        // Read without keeping a copy of the entry, which would make the change below copy its buffers.
+        guard let fromFirstSource = entries[id].map({ $0.connection.firstSource == segment.source }) else { return }
+        let acknowledgment = segment.acknowledgmentNumber
+        let streamEvents: [TCPStreamEvent]
+        let before: Int
+        let after: Int
+        if fromFirstSource {
+            before = entries[id]?.fromFirstDestination.bufferedBytes ?? 0
+            streamEvents = entries[id]?.fromFirstDestination.acknowledged(acknowledgment, at: segment.timestamp) ?? []
+            after = entries[id]?.fromFirstDestination.bufferedBytes ?? 0
+        } else {
+            before = entries[id]?.fromFirstSource.bufferedBytes ?? 0
+            streamEvents = entries[id]?.fromFirstSource.acknowledged(acknowledgment, at: segment.timestamp) ?? []
+            after = entries[id]?.fromFirstSource.bufferedBytes ?? 0
+        }
+        bufferedBytes += after - before
+        append(streamEvents, connectionID: id, from: segment.destination, into: &events)
     }
 
     private mutating func rememberClosed(_ key: Key) {

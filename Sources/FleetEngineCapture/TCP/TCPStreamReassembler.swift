@@ -24,7 +24,9 @@
 /// Lost packets neither stall decoding nor grow memory: when the buffer would hold more than
 /// ``maxBufferedBytes`` payload bytes or more than ``maxBufferedSegments`` pieces, the missing
 /// range before the earliest buffered segment is reported as a `.gap` and delivery goes on from
-/// there. Buffered payloads are slices of the segments' own storage: nothing is copied, on the
+/// there. Sooner than that, when the other direction acknowledges bytes past a hole
+/// (``acknowledged(_:at:)``), the receiver had them and the capture lost them: the hole is
+/// reported at once, so one direction does not fall behind the other while it waits. Buffered payloads are slices of the segments' own storage: nothing is copied, on the
 /// in-order path or off it. Whatever order a capture puts the segments in, placing one in the
 /// buffer or taking one out costs about the same with a full buffer as with an empty one
 /// (``ReorderBuffer`` keeps them in short sorted runs).
@@ -133,6 +135,29 @@ public struct TCPStreamReassembler: Sendable {
         guard !isClosed, !isFinished else { return [] }
         var events: [TCPStreamEvent] = []
         giveUpOldestHoles(downTo: max(0, limit), segments: .max, at: timestamp, into: &events)
+        closeIfFinReached(into: &events)
+        return events
+    }
+
+    /// Takes the acknowledgment number of a segment the other direction sent (RFC 9293 section
+    /// 3.4: the receiver has every byte before it) and returns what it makes deliverable.
+    ///
+    /// A hole the reorder buffer waits on, wholly before that point, holds bytes the receiver got
+    /// and the capture did not: no retransmission will fill it, so it is reported as a gap at
+    /// once (stamped `timestamp`) and the bytes after it are delivered, instead of waiting for the
+    /// buffer to fill or the capture to end. An acknowledgment that does not pass a hole changes
+    /// nothing.
+    public mutating func acknowledged(_ acknowledgment: UInt32, at timestamp: CaptureTimestamp) -> [TCPStreamEvent] {
+        guard !isClosed, !isFinished, let origin, !buffer.isEmpty else { return [] }
+        let expected = origin &+ UInt32(truncatingIfNeeded: nextOffset)
+        let distance = Int64(Int32(bitPattern: acknowledgment &- expected))
+        guard distance > 0 else { return [] }
+        let acknowledgedEnd = nextOffset + distance
+        var events: [TCPStreamEvent] = []
+        while let first = buffer.first, first.streamOffset <= acknowledgedEnd {
+            skip(to: first.streamOffset, timestamp: timestamp, into: &events)
+            drain(into: &events)
+        }
         closeIfFinReached(into: &events)
         return events
     }

@@ -13,10 +13,12 @@ enum TCPTestTraffic {
     /// A segment from `source` to `destination` carrying `payload` at `sequenceNumber`.
     static func segment(
         _ sequenceNumber: UInt32, _ payload: [UInt8] = [], flags: TCPFlags = .ack, from source: TCPEndpoint = client,
-        to destination: TCPEndpoint = server, time second: Int = 0, byteOffset: Int64 = 0
+        to destination: TCPEndpoint = server, time second: Int = 0, byteOffset: Int64 = 0,
+        acknowledging acknowledgment: UInt32 = 0
     ) -> TCPSegment {
         TCPSegment(
-            source: source, destination: destination, sequenceNumber: sequenceNumber, acknowledgmentNumber: 0,
+            source: source, destination: destination, sequenceNumber: sequenceNumber,
+            acknowledgmentNumber: acknowledgment,
             flags: flags, payload: payload[...], timestamp: time(second), byteOffset: byteOffset)
     }
 

@@ -43,6 +43,13 @@ public struct CaptureDecoder: Sendable {
     private var reportedLinkTypes: Set<LinkType> = []
     private var lastTimestamp: CaptureTimestamp?
 
+    /// What the frame readers hold, summed afresh: what ``partialFrameBytes`` keeps count of.
+    var retainedByFrameReaders: Int {
+        connections.values.reduce(0) { total, connection in
+            connection.readers.values.reduce(total) { $0 + $1.retainedByteCount }
+        }
+    }
+
     /// A decoder for one capture.
     public init(options: CaptureOptions = CaptureOptions()) {
         self.options = options

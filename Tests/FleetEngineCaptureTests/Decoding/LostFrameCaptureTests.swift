@@ -113,6 +113,7 @@ struct LostFrameCaptureTests {
             let end = min(offset + 40_000, file.count)
             records += try decoder.decode(file[offset..<end])
             mostHeld = max(mostHeld, decoder.partialFrameBytes)
+            #expect(decoder.partialFrameBytes == decoder.retainedByFrameReaders)
             offset = end
         }
         records += try decoder.finish()
@@ -141,6 +142,33 @@ struct LostFrameCaptureTests {
             }
         }
         #expect(givenUp.count < 6)
+    }
+
+    @Test(
+        "packets dropped at random from six connections under a 1 MiB frame bound: the count of what frames hold stays exact, every call ends once",
+        arguments: [UInt64(1), 2, 3, 4])
+    func randomLossUnderTheBound(seed: UInt64) throws {
+        let limit = 1 << 20
+        var (packets, _) = try Self.largeResponses(connections: 6)
+        var generator = CaptureTestRandomGenerator(seed: seed)
+        // Keep each connection's handshake (the first 24 packets are 6 × (3 + 1)); drop a tenth of the rest.
+        packets = Array(packets[..<24]) + packets[24...].filter { _ in Int.random(in: 0..<10, using: &generator) != 0 }
+        let file = CaptureWriter.file(of: packets)
+        var decoder = CaptureDecoder(options: CaptureOptions(maxPartialFrameBytes: limit))
+        var records: [CaptureRecord] = []
+        var offset = 0
+        while offset < file.count {
+            let end = min(offset + Int.random(in: 1..<50_000, using: &generator), file.count)
+            records += try decoder.decode(file[offset..<end])
+            #expect(decoder.partialFrameBytes == decoder.retainedByFrameReaders)
+            #expect(decoder.partialFrameBytes <= limit)
+            offset = end
+        }
+        records += try decoder.finish()
+        #expect(decoder.partialFrameBytes == 0)
+        let ends = records.callEnds.map { "\($0.connection.id) \($0.streamID)" }
+        #expect(ends.count == 6)
+        #expect(Set(ends).count == ends.count)
     }
 
     @Test("without a bound reached, the same six connections all read exactly")

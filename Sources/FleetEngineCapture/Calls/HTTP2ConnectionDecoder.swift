@@ -337,10 +337,10 @@ struct HTTP2ConnectionDecoder {
         do throws(CaptureError) {
             if fromClient {
                 fields = try client.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID)
+                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: true)
             } else {
                 fields = try server.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID)
+                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: false)
             }
         } catch {
             records.append(
@@ -350,6 +350,19 @@ struct HTTP2ConnectionDecoder {
             lostHeaders(
                 streamID: block.streamID, fromClient: fromClient, endStream: block.endStream, timestamp: timestamp)
             return
+        }
+        if let moved = (fromClient ? client : server).headerBlocks.lastRealignment {
+            records.append(
+                .problem(
+                    CaptureProblem(
+                        timestamp: timestamp, connection: connection, streamID: block.streamID,
+                        error: CaptureError(
+                            code: .truncatedCapture,
+                            message: "the header block of stream \(block.streamID) reads as a well-formed header list "
+                                + "only with the sender's older HPACK entries \(moved) places further on: blocks the "
+                                + "capture lost added \(moved) entries, and its table is read that way from here "
+                                + "(its fields stay headersUncertain)",
+                            byteOffset: block.byteOffset))))
         }
         let fieldBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         if fromClient {

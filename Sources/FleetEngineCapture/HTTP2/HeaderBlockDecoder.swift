@@ -40,22 +40,59 @@ struct HeaderBlockDecoder {
     /// been lost: its fields are as likely right as the table is, but not certain.
     var lastBlockWasUncertain: Bool { reader.lastBlockUsedUncertainEntries }
 
+    /// The most entries lost blocks are supposed to have added when a block read with the table
+    /// as it stands is not a well-formed header list.
+    static let maxRealignment = 16
+
+    /// How many entries the last block showed that lost blocks had added, when it moved the table
+    /// (see ``decode(_:byteOffset:streamID:sentByClient:)``).
+    private(set) var lastRealignment: Int?
+
     /// The fields of one complete header block.
-    mutating func decode(_ block: [UInt8], byteOffset: Int64, streamID: UInt32) throws(CaptureError) -> [(
-        name: String, value: String
-    )] {
-        let fields: [HPACKField]
+    ///
+    /// While the table is uncertain (blocks may have been lost), a block that names an older entry
+    /// and then does not decode, or decodes into a header list no endpoint could have sent
+    /// (``isWellFormed(_:sentByClient:)``: pseudo-header fields after regular ones, or of the other
+    /// side, repeated, or an upper-case name), is evidence that lost blocks added entries and moved
+    /// the older ones. The reader then supposes 1, 2, ... ``maxRealignment`` such entries, and
+    /// keeps the first supposition under which the block decodes into a well-formed list without
+    /// naming a lost entry (``lastRealignment`` says how many). The fields stay uncertain.
+    mutating func decode(
+        _ block: [UInt8], byteOffset: Int64, streamID: UInt32, sentByClient: Bool
+    ) throws(CaptureError) -> [(name: String, value: String)] {
+        lastRealignment = nil
+        let before = reader
+        var fields: [HPACKField]?
+        var failure: HPACKBlockError?
         do throws(HPACKBlockError) {
             fields = try reader.decode(block[...])
         } catch {
+            failure = error
+        }
+        let stale = fields.map { !Self.isWellFormed($0, sentByClient: sentByClient) } ?? true
+        if stale, before.knownEntryCount != nil, failure != nil || reader.lastBlockUsedUncertainEntries {
+            for number in 1...Self.maxRealignment {
+                var candidate = before
+                candidate.insertPlaceholders(number)
+                guard let shifted = try? candidate.decode(block[...]),
+                    Self.isWellFormed(shifted, sentByClient: sentByClient)
+                else { continue }
+                reader = candidate
+                fields = shifted
+                failure = nil
+                lastRealignment = number
+                break
+            }
+        }
+        if let failure {
             loseTableState()
             throw CaptureError(
                 code: .undecodableHeaderBlock,
-                message: "the header block of stream \(streamID) does not decode: \(error.message)",
+                message: "the header block of stream \(streamID) does not decode: \(failure.message)",
                 byteOffset: byteOffset
             )
         }
-        return fields.map { field in
+        return (fields ?? []).map { field in
             let name = String(decoding: field.name, as: UTF8.self)
             if name.hasSuffix("-bin"), field.value.first == 0 {
                 var text: [UInt8] = []
@@ -65,4 +102,32 @@ struct HeaderBlockDecoder {
             return (name: name, value: String(decoding: field.value, as: UTF8.self))
         }
     }
+
+    /// Whether `fields` could be a header list an HTTP/2 endpoint sent (RFC 9113 section 8.3): no
+    /// empty or upper-case name, pseudo-header fields only before regular ones and each at most
+    /// once, and only a request's (`:method`, `:scheme`, `:path`, `:authority`, `:protocol`, with
+    /// `:method` and `:path` when any is there) from a client, only `:status` from a server.
+    static func isWellFormed(_ fields: [HPACKField], sentByClient: Bool) -> Bool {
+        var pseudo: Set<[UInt8]> = []
+        var regularSeen = false
+        for field in fields {
+            guard let first = field.name.first,
+                !field.name.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            else { return false }
+            guard first == UInt8(ascii: ":") else {
+                regularSeen = true
+                continue
+            }
+            let allowed = sentByClient ? requestPseudoHeaders : responsePseudoHeaders
+            guard !regularSeen, allowed.contains(field.name), pseudo.insert(field.name).inserted else { return false }
+        }
+        if sentByClient, !pseudo.isEmpty {
+            return pseudo.contains(Array(":method".utf8)) && pseudo.contains(Array(":path".utf8))
+        }
+        return true
+    }
+
+    private static let requestPseudoHeaders: Set<[UInt8]> = Set(
+        [":method", ":scheme", ":path", ":authority", ":protocol"].map { Array($0.utf8) })
+    private static let responsePseudoHeaders: Set<[UInt8]> = [Array(":status".utf8)]
 }

@@ -74,6 +74,45 @@ struct LostFrameCaptureTests {
         }
     }
 
+    @Test("a lost request that added an HPACK entry: the next requests are read with the older entries moved")
+    func lostRequestAddedAnEntry() throws {
+        var conversation = GRPCConversation()
+        let head = try GRPCRequestHead(
+            method: .getTrip, authority: "fleetengine.googleapis.com", scheme: .https,
+            timeout: GRPCTimeout(.seconds(15)), userAgent: "capture-tests")
+        let framed = try GRPCMessageFramer().frame(HTTP2StreamDecoderTests.getRequest().serializedBytes())
+        var requestEnds: [Int] = []
+        for streamID: UInt32 in [1, 3, 5, 7] {
+            // Stream 3's request also carries a field the others do not: the encoder adds it to its
+            // table, in front of the entries the first request added.
+            let extra = streamID == 3 ? [(name: "x-trace", value: "abc")] : []
+            conversation.headers(head.headerFields + extra, streamID: streamID, endStream: false, fromClient: true)
+            conversation.data(framed, streamID: streamID, endStream: true, fromClient: true)
+            requestEnds.append(conversation.clientBytes.count)
+        }
+        try conversation.answerWithTrips([1, 3, 5, 7])
+        var connection = SyntheticTCPConnection.ipv4(clientPort: 50_700, serverPort: 50_051)
+        var packets = connection.handshake()
+        // One segment per request; stream 3's is lost.
+        let client = connection.send(conversation.clientBytes, from: .client, endingAt: requestEnds)
+        packets += [client[0], client[2], client[3]]
+        packets += connection.send(conversation.serverBytes, from: .server)
+        var decoder = CaptureDecoder()
+        let records = try decoder.decode(CaptureWriter.file(of: packets)) + decoder.finish()
+
+        for streamID: UInt32 in [5, 7] {
+            let end = try #require(records.callEnds.first { $0.streamID == streamID })
+            #expect(end.method == "/maps.fleetengine.v1.TripService/GetTrip")
+            #expect(!end.methodInferred)
+            #expect(end.headersUncertain)
+            #expect(end.status.code == .ok)
+        }
+        #expect(!records.problems.contains { $0.error.code == .malformedFrame })
+        let moved = try #require(records.problems.first { $0.error.message.contains("blocks the capture lost added") })
+        #expect(moved.streamID == 5)
+        #expect(moved.error.message.contains("1 places further on"))
+    }
+
     /// The packets of `count` connections, each with one GetTrip whose response is one DATA frame
     /// of about 300 KB; the server's bytes of all connections interleave, 60,000 bytes at a time.
     static func largeResponses(connections count: Int) throws -> (packets: [[UInt8]], trip: Trip) {

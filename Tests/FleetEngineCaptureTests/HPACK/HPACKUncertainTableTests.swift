@@ -68,6 +68,86 @@ struct HPACKUncertainTableTests {
         #expect(throws: HPACKBlockError.self) { try reader.decode(Self.naming([64])[...]) }
     }
 
+    /// A request block: `:method POST` and `:scheme http` from the static table, then `names`.
+    static func request(naming indexes: [Int]) -> [UInt8] {
+        var block = HPACKBlockBuilder()
+        block.indexed(3)
+        block.indexed(6)
+        for index in indexes { block.indexed(index) }
+        return block.bytes
+    }
+
+    /// A decoder whose table holds, newest first, `x-a: 1`, `:path: /svc/M` and `x-z: 0`, as the
+    /// first request put them; the sender then added `x-b: 2` in a block the capture lost.
+    static func decoderAfterLostBlock() throws -> HeaderBlockDecoder {
+        var first = HPACKBlockBuilder()
+        first.indexed(3)
+        first.indexed(6)
+        first.literal(
+            name: HPACKBlockBuilder.utf8("x-z"), value: HPACKBlockBuilder.utf8("0"), kind: .incrementalIndexing)
+        first.literal(nameIndex: 4, value: HPACKBlockBuilder.utf8("/svc/M"), kind: .incrementalIndexing)
+        first.literal(
+            name: HPACKBlockBuilder.utf8("x-a"), value: HPACKBlockBuilder.utf8("1"), kind: .incrementalIndexing)
+        var decoder = HeaderBlockDecoder()
+        _ = try decoder.decode(first.bytes, byteOffset: 0, streamID: 1, sentByClient: true)
+        decoder.markTableUncertain()
+        return decoder
+    }
+
+    @Test("a block that reads out of order with the table as it stands is read with the older entries moved")
+    func realignedWhenMalformed() throws {
+        var decoder = try Self.decoderAfterLostBlock()
+        // The sender's table: x-b (62), x-a (63), :path (64), x-z (65). Here 64 is x-z and 63 is
+        // :path, which would put `x-z` before `:path`.
+        let fields = try decoder.decode(Self.request(naming: [64, 63]), byteOffset: 0, streamID: 5, sentByClient: true)
+        #expect(fields.map(\.name) == [":method", ":scheme", ":path", "x-a"])
+        #expect(fields[2].value == "/svc/M")
+        #expect(decoder.lastRealignment == 1)
+        #expect(decoder.lastBlockWasUncertain)
+        // From then on the moved table reads the sender's blocks as they are.
+        let next = try decoder.decode(
+            Self.request(naming: [64, 63, 65]), byteOffset: 0, streamID: 7, sentByClient: true)
+        #expect(
+            next.map { $0.name + "=" + $0.value } == [":method=POST", ":scheme=http", ":path=/svc/M", "x-a=1", "x-z=0"])
+        #expect(decoder.lastRealignment == nil)
+        #expect(decoder.lastBlockWasUncertain)
+    }
+
+    @Test(
+        "a block that names an index past the table is read with the older entries moved, when that makes sense of it")
+    func realignedWhenPastTheTable() throws {
+        var decoder = try Self.decoderAfterLostBlock()
+        // Index 65 (x-z on the sender's side) is past this side's three entries.
+        let fields = try decoder.decode(Self.request(naming: [64, 65]), byteOffset: 0, streamID: 5, sentByClient: true)
+        #expect(fields.map { $0.name + "=" + $0.value } == [":method=POST", ":scheme=http", ":path=/svc/M", "x-z=0"])
+        #expect(decoder.lastRealignment == 1)
+    }
+
+    @Test("a block naming the lost entry itself cannot be read under any supposition: it is undecodable")
+    func lostEntryNamed() throws {
+        var decoder = try Self.decoderAfterLostBlock()
+        #expect(throws: CaptureError.self) {
+            try decoder.decode(Self.request(naming: [64, 62, 70]), byteOffset: 0, streamID: 5, sentByClient: true)
+        }
+    }
+
+    @Test("without a loss, a malformed block is not second-guessed")
+    func knownTableIsNotMoved() throws {
+        var first = HPACKBlockBuilder()
+        first.literal(
+            name: HPACKBlockBuilder.utf8("x-z"), value: HPACKBlockBuilder.utf8("0"), kind: .incrementalIndexing)
+        first.literal(nameIndex: 4, value: HPACKBlockBuilder.utf8("/svc/M"), kind: .incrementalIndexing)
+        var decoder = HeaderBlockDecoder()
+        _ = try decoder.decode(first.bytes, byteOffset: 0, streamID: 1, sentByClient: true)
+        let fields = try decoder.decode(Self.request(naming: [63, 62]), byteOffset: 0, streamID: 3, sentByClient: true)
+        #expect(fields.map(\.name) == [":method", ":scheme", "x-z", ":path"])
+        #expect(decoder.lastRealignment == nil)
+        #expect(
+            !HeaderBlockDecoder.isWellFormed(
+                [HPACKField(name: Array("x-z".utf8), value: []), HPACKField(name: Array(":path".utf8), value: [])],
+                sentByClient: true))
+    }
+
     @Test("a table that is empty when blocks are lost is known at once: nothing in it can be misplaced")
     func emptyTableIsKnown() throws {
         var reader = HPACKBlockReader()

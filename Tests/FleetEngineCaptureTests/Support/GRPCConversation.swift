@@ -130,6 +130,13 @@ struct GRPCConversation {
         headers(trailers, streamID: streamID, endStream: true, fromClient: false)
     }
 
+    /// Answers each of `streamIDs`, in order, with a three-point trip and an OK status.
+    mutating func answerWithTrips(_ streamIDs: [UInt32]) throws {
+        for streamID in streamIDs {
+            try response(HTTP2StreamDecoderTests.trip(points: 3), status: CallStatus(code: .ok), streamID: streamID)
+        }
+    }
+
     static func trailerFields(_ status: CallStatus) -> [(name: String, value: String)] {
         let values = status.trailerValues
         var fields = [(name: "grpc-status", value: values.grpcStatus)]

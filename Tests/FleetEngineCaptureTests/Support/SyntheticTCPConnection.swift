@@ -109,6 +109,12 @@ struct SyntheticTCPConnection {
         return packets
     }
 
+    /// `bytes` from `side` in segments that end at each of `ends` (offsets into `bytes`), the rest
+    /// in one more.
+    mutating func send(_ bytes: [UInt8], from side: Side, endingAt ends: [Int]) -> [[UInt8]] {
+        send(bytes, from: side, segmentSizes: zip(ends, [0] + ends).map { $0 - $1 })
+    }
+
     /// A pure acknowledgment from `side` of everything the other side has sent.
     func ack(from side: Side) -> [UInt8] {
         segment(from: side, flags: .ack)

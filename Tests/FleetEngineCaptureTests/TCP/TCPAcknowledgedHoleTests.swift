@@ -75,17 +75,12 @@ struct TCPAcknowledgedHoleTests {
             try conversation.request(HTTP2StreamDecoderTests.getRequest(), method: .getTrip, streamID: streamID)
             requestEnds.append(conversation.clientBytes.count)
         }
-        for streamID: UInt32 in [1, 3, 5] {
-            try conversation.response(
-                HTTP2StreamDecoderTests.trip(points: 3), status: CallStatus(code: .ok), streamID: streamID)
-        }
+        try conversation.answerWithTrips([1, 3, 5])
         var connection = SyntheticTCPConnection.ipv4(clientPort: 50_600, serverPort: 50_051)
         var packets = connection.handshake()
         // The client's preface and first request, its second request (lost), its third; then
         // the server's answers, each acknowledging all the client sent.
-        let client = connection.send(
-            conversation.clientBytes, from: .client,
-            segmentSizes: [requestEnds[0], requestEnds[1] - requestEnds[0], requestEnds[2] - requestEnds[1]])
+        let client = connection.send(conversation.clientBytes, from: .client, endingAt: requestEnds)
         #expect(client.count == 3)
         packets += [client[0], client[2]]
         packets += connection.send(conversation.serverBytes, from: .server, segmentSizes: [200, 200, 200])

@@ -72,6 +72,15 @@ struct HPACKBlockReader: Sendable {
         settleKnownEntries()
     }
 
+    /// Supposes that the lost blocks added `number` entries: placeholders for them go just older
+    /// than the entries known to be in place, which moves every older entry `number` indexes up,
+    /// where the sender has it. Naming a placeholder is an error. Nothing changes while the table
+    /// is known.
+    mutating func insertPlaceholders(_ number: Int) {
+        guard let known = knownEntryCount else { return }
+        table.insertPlaceholders(number, below: known)
+    }
+
     /// Once every entry left in the table was added after the uncertainty began (the older ones
     /// were evicted), the table is known again: an index past it refers to nothing on this side.
     private mutating func settleKnownEntries() {
@@ -201,6 +210,12 @@ struct HPACKBlockReader: Sendable {
             return entry
         }
         let offset = representationStart - block.startIndex
+        if table.isPlaceholder(at: position) {
+            throw HPACKBlockError(
+                code: .invalidIndex,
+                message: "the field at byte \(offset) has index \(index), an entry that a block the capture lost added",
+                byteOffset: offset)
+        }
         let message =
             index == 0
             ? "the field at byte \(offset) has index 0, which refers to no entry (RFC 7541 section 6.1)"

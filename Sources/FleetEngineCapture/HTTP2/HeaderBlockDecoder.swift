@@ -61,7 +61,9 @@ struct HeaderBlockDecoder {
         _ block: [UInt8], byteOffset: Int64, streamID: UInt32, sentByClient: Bool
     ) throws(CaptureError) -> [(name: String, value: String)] {
         lastRealignment = nil
-        let before = reader
+        // Kept only while the table is uncertain: a copy would make every block that adds an entry
+        // copy the table.
+        let before: HPACKBlockReader? = reader.knownEntryCount != nil ? reader : nil
         var fields: [HPACKField]?
         var failure: HPACKBlockError?
         do throws(HPACKBlockError) {
@@ -69,8 +71,9 @@ struct HeaderBlockDecoder {
         } catch {
             failure = error
         }
-        let stale = fields.map { !Self.isWellFormed($0, sentByClient: sentByClient) } ?? true
-        if stale, before.knownEntryCount != nil, failure != nil || reader.lastBlockUsedUncertainEntries {
+        if let before, failure != nil || reader.lastBlockUsedUncertainEntries,
+            fields.map({ !Self.isWellFormed($0, sentByClient: sentByClient) }) ?? true
+        {
             for number in 1...Self.maxRealignment {
                 var candidate = before
                 candidate.insertPlaceholders(number)

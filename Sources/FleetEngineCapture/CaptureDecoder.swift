@@ -38,15 +38,15 @@ public struct CaptureDecoder: Sendable {
     /// What the open calls of all connections hold (the sum of their ``HTTP2ConnectionDecoder/heldBytes``).
     private var heldBytes = 0
     /// What the frame readers of all connections hold (the sum of their
-    /// ``HTTP2FrameReader/retainedByteCount``).
+    /// ``HTTP2FrameReader/bufferedByteCount``).
     private(set) var partialFrameBytes = 0
     private var reportedLinkTypes: Set<LinkType> = []
     private var lastTimestamp: CaptureTimestamp?
 
     /// What the frame readers hold, summed afresh: what ``partialFrameBytes`` keeps count of.
-    var retainedByFrameReaders: Int {
+    var bufferedByFrameReaders: Int {
         connections.values.reduce(0) { total, connection in
-            connection.readers.values.reduce(total) { $0 + $1.retainedByteCount }
+            connection.readers.values.reduce(total) { $0 + $1.bufferedByteCount }
         }
     }
 
@@ -124,12 +124,12 @@ public struct CaptureDecoder: Sendable {
             var reader =
                 connection.readers.removeValue(forKey: from)
                 ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
-            let retainedBefore = reader.retainedByteCount
+            let bufferedBefore = reader.bufferedByteCount
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
-            partialFrameBytes += reader.retainedByteCount - retainedBefore
+            partialFrameBytes += reader.bufferedByteCount - bufferedBefore
             connection.readers[from] = reader
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
             guard var connection = connections.removeValue(forKey: id) else { return }
@@ -140,12 +140,12 @@ public struct CaptureDecoder: Sendable {
             var consequences: [CaptureRecord] = []
             var lostSync = true
             if var reader = connection.readers.removeValue(forKey: from) {
-                let retainedBefore = reader.retainedByteCount
+                let bufferedBefore = reader.bufferedByteCount
                 if let event = reader.skipMissingBytes(length) {
                     report(
                         event, on: &connection, from: from, because: .missingBytes, at: timestamp, into: &consequences)
                 }
-                partialFrameBytes += reader.retainedByteCount - retainedBefore
+                partialFrameBytes += reader.bufferedByteCount - bufferedBefore
                 lostSync = reader.isLookingForFrameBoundary
                 connection.readers[from] = reader
             } else {
@@ -180,7 +180,7 @@ public struct CaptureDecoder: Sendable {
     ) {
         connection.isPassedOver = true
         heldBytes -= connection.calls?.heldBytes ?? 0
-        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.retainedByteCount }
+        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.bufferedByteCount }
         connection.readers = [:]
         records.append(
             connection.problem(.notHTTP2, at: timestamp, byteOffset: byteOffset) { label in
@@ -192,7 +192,7 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
-        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.retainedByteCount }
+        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.bufferedByteCount }
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
             if let leftover = reader.finish() {
@@ -211,10 +211,23 @@ public struct CaptureDecoder: Sendable {
         at timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
     ) {
         while partialFrameBytes > options.maxPartialFrameBytes {
+            // Ties go to the oldest connection, then its client: dictionaries have no fixed order,
+            // and the same capture must give up the same frames on every run.
             var largest: (id: Int, endpoint: TCPEndpoint, bytes: Int)?
             for (id, connection) in connections {
-                for (endpoint, reader) in connection.readers where reader.retainedByteCount > (largest?.bytes ?? 0) {
-                    largest = (id, endpoint, reader.retainedByteCount)
+                for (endpoint, reader) in connection.readers where reader.bufferedByteCount > 0 {
+                    let candidate = (id: id, endpoint: endpoint, bytes: reader.bufferedByteCount)
+                    guard let current = largest else {
+                        largest = candidate
+                        continue
+                    }
+                    if candidate.bytes != current.bytes {
+                        if candidate.bytes > current.bytes { largest = candidate }
+                    } else if candidate.id != current.id {
+                        if candidate.id < current.id { largest = candidate }
+                    } else if endpoint == connection.client {
+                        largest = candidate
+                    }
                 }
             }
             guard let largest, var connection = connections.removeValue(forKey: largest.id),
@@ -231,11 +244,11 @@ public struct CaptureDecoder: Sendable {
                 connection.calls?.lostUnknownFrames(
                     fromClient: largest.endpoint == connection.client, timestamp: timestamp)
             }
-            let freed = largest.bytes - reader.retainedByteCount
+            let freed = largest.bytes - reader.bufferedByteCount
             partialFrameBytes -= freed
             connection.readers[largest.endpoint] = reader
             connections[largest.id] = connection
-            // A reader's smallest buffer is kept: past that, there is nothing more to free.
+            // The largest held nothing that could be given up: there is nothing more to free.
             if freed <= 0 { return }
         }
     }

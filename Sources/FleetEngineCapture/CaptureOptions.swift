@@ -16,10 +16,10 @@ public struct CaptureOptions: Sendable {
     /// is reported (``CaptureError/Code/tooManyOpenCalls``) and ends as a call the capture lost.
     /// 64 MiB by default: tens of thousands of ordinary open calls.
     public var maxOpenCallBytes: Int
-    /// The most memory the frames still arriving may hold across the capture: each direction of a
-    /// connection buffers the frame it is receiving until the frame is whole, and a frame may be
-    /// 16 MiB long, so a capture of many connections each sending part of a long frame could
-    /// otherwise take any amount of memory. Past it, the reader holding the most gives up the frame
+    /// The most bytes the frames still arriving may hold across the capture (their buffers take
+    /// up to about twice as much memory): each direction of a connection buffers the frame it is
+    /// receiving until the frame is whole, and a frame may be 16 MiB long, so a capture of many
+    /// connections each sending part of a long frame could otherwise take any amount of memory. Past it, the reader holding the most gives up the frame
     /// it holds part of: the frame is reported (``CaptureError/Code/tooManyOpenCalls``) with what
     /// it belonged to (the call of a DATA frame ends as a call the capture lost; a header block is
     /// lost), and reading goes on after it. 128 MiB by default: eight 16 MiB frames at once.

@@ -92,16 +92,19 @@ public struct HTTP2FrameReader: Sendable {
     /// The stream offset of the next byte expected.
     public var endStreamOffset: Int64 { bufferStreamOffset + Int64(buffer.count) }
 
-    /// Bytes appended and not yet read as frames.
+    /// Bytes appended and not yet read as frames (nor passed over): what a caller bounding many
+    /// readers together counts. The buffer's memory is about this, plus up to 64 KiB read and not
+    /// yet dropped, and growth room; the count is used rather than the allocator's capacity, which
+    /// may differ from one run to the next, so that a bound on it gives up the same frames every
+    /// time the same input is read.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Whether the reader is looking for a frame boundary: since it began (without the start of
     /// the stream), or since bytes went missing where the next frame's start was not known.
     public var isLookingForFrameBoundary: Bool { state == .resynchronizing }
 
-    /// The memory the reader's buffer takes (its capacity, in bytes): what a caller bounding many
-    /// readers together counts.
-    public var retainedByteCount: Int { buffer.capacity }
+    /// The buffer's capacity as the allocator gave it.
+    var allocatedCapacity: Int { buffer.capacity }
 
     /// Appends the bytes that follow in the stream.
     ///

@@ -36,6 +36,8 @@ public struct GRPCMessageDeframer: Sendable {
     private var readIndex = 0
     /// How many consumed bytes have been dropped from the front of `buffer`.
     private var droppedByteCount = 0
+    /// The room last asked for ahead of a message's bytes, until the buffer is let go.
+    private var reservedCapacity = 0
 
     /// The stream offset of the prefix of the message ``next()`` returned last.
     public private(set) var lastMessageOffset: Int?
@@ -58,8 +60,14 @@ public struct GRPCMessageDeframer: Sendable {
     /// How many received bytes have not yet been returned in a message.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
-    /// The bytes the buffer has room for, reserved ahead or held: what the deframer costs in memory.
-    public var bufferCapacity: Int { buffer.capacity }
+    /// The bytes the buffer holds or has reserved ahead for a message on its way: what the deframer
+    /// is counted as costing in memory. It is worked out from what was asked for, not from what the
+    /// allocator gave (which may be more, and differ from one run to the next), so that a bound on
+    /// it gives up the same calls every time the same input is read.
+    public var bufferCapacity: Int { max(buffer.count, reservedCapacity) }
+
+    /// The buffer's capacity as the allocator gave it.
+    var allocatedCapacity: Int { buffer.capacity }
 
     /// Adds the next bytes of the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
@@ -89,6 +97,7 @@ public struct GRPCMessageDeframer: Sendable {
         }
         guard let room, room > 0 else { return }
         buffer.reserveCapacity(readIndex + room)
+        reservedCapacity = max(reservedCapacity, readIndex + room)
     }
 
     /// The Message-Length of a prefix: its last four bytes, big-endian.
@@ -113,6 +122,7 @@ public struct GRPCMessageDeframer: Sendable {
             buffer.removeFirst(GRPCMessage.prefixLength)
             let payload = buffer
             buffer = []
+            reservedCapacity = 0
             droppedByteCount += payloadEnd
             return GRPCMessage(isCompressed: prefix.isCompressed, payload: payload)
         }

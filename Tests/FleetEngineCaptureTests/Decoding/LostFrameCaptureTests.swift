@@ -152,7 +152,7 @@ struct LostFrameCaptureTests {
             let end = min(offset + 40_000, file.count)
             records += try decoder.decode(file[offset..<end])
             mostHeld = max(mostHeld, decoder.partialFrameBytes)
-            #expect(decoder.partialFrameBytes == decoder.retainedByFrameReaders)
+            #expect(decoder.partialFrameBytes == decoder.bufferedByFrameReaders)
             offset = end
         }
         records += try decoder.finish()
@@ -199,7 +199,7 @@ struct LostFrameCaptureTests {
         while offset < file.count {
             let end = min(offset + Int.random(in: 1..<50_000, using: &generator), file.count)
             records += try decoder.decode(file[offset..<end])
-            #expect(decoder.partialFrameBytes == decoder.retainedByFrameReaders)
+            #expect(decoder.partialFrameBytes == decoder.bufferedByFrameReaders)
             #expect(decoder.partialFrameBytes <= limit)
             offset = end
         }

@@ -141,6 +141,7 @@ struct LostFrameTests {
             offset = end
         }
         #expect(frames == 1)
-        #expect(reader.retainedByteCount <= HTTP2FrameReader.retainedCapacity)
+        #expect(reader.allocatedCapacity <= HTTP2FrameReader.retainedCapacity)
+        #expect(reader.bufferedByteCount == 0)
     }
 }

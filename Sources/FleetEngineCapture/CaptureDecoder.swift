@@ -28,6 +28,7 @@ public struct CaptureDecoder: Sendable {
         func bound(_ reader: inout HTTP2FrameReader, from: TCPEndpoint) {
             guard let calls else { return }
             reader.maxResynchronizingFrameLength = calls.maxFrameLength(fromClient: from == client)
+            reader.maxFrameLength = calls.knownMaxFrameLength(fromClient: from == client)
         }
     }
 
@@ -127,7 +128,9 @@ public struct CaptureDecoder: Sendable {
             let bufferedBefore = reader.bufferedByteCount
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
-            Self.drain(&reader, into: &connection, fromClient: from == connection.client, records: &records)
+            Self.drain(
+                &reader, into: &connection, fromClient: from == connection.client, timestamp: timestamp,
+                records: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
             partialFrameBytes += reader.bufferedByteCount - bufferedBefore
             connection.readers[from] = reader
@@ -255,7 +258,7 @@ public struct CaptureDecoder: Sendable {
 
     private static func drain(
         _ reader: inout HTTP2FrameReader, into connection: inout Connection, fromClient: Bool,
-        records: inout [CaptureRecord]
+        timestamp: CaptureTimestamp, records: inout [CaptureRecord]
     ) {
         while true {
             let event: HTTP2FrameReader.Event?
@@ -264,6 +267,10 @@ public struct CaptureDecoder: Sendable {
             } catch {
                 records.append(
                     .problem(CaptureProblem(timestamp: nil, connection: connection.calls?.connection, error: error)))
+                // A frame longer than its receiver takes: the frames until the next boundary are unknown.
+                if reader.isLookingForFrameBoundary {
+                    connection.calls?.lostUnknownFrames(fromClient: fromClient, timestamp: timestamp)
+                }
                 continue
             }
             guard let event else { return }

@@ -105,6 +105,9 @@ struct HTTP2ConnectionDecoder {
     /// 6.5.2): the longest frame the other may send it. 16,384 until it says.
     private var maxFrameSizeTakenByClient = 16_384
     private var maxFrameSizeTakenByServer = 16_384
+    /// Whether each endpoint's SETTINGS were seen, so that the largest frame it takes is known.
+    private var settingsSeenFromClient = false
+    private var settingsSeenFromServer = false
 
     init(connection: CapturedConnection, options: CaptureOptions) {
         self.connection = connection
@@ -123,6 +126,12 @@ struct HTTP2ConnectionDecoder {
     /// said: what a frame reader looking for a boundary in that sender's bytes should accept.
     func maxFrameLength(fromClient: Bool) -> Int {
         fromClient ? maxFrameSizeTakenByServer : maxFrameSizeTakenByClient
+    }
+
+    /// ``maxFrameLength(fromClient:)`` when the receiver's SETTINGS were seen; nil when they were
+    /// not (the capture began after them), and it may take longer frames than 16,384 bytes.
+    func knownMaxFrameLength(fromClient: Bool) -> Int? {
+        (fromClient ? settingsSeenFromServer : settingsSeenFromClient) ? maxFrameLength(fromClient: fromClient) : nil
     }
 
     /// Takes one frame that the client (`fromClient`) or the server sent.
@@ -304,6 +313,7 @@ struct HTTP2ConnectionDecoder {
     }
 
     private mutating func settings(_ payload: ArraySlice<UInt8>, fromClient: Bool) {
+        if fromClient { settingsSeenFromClient = true } else { settingsSeenFromServer = true }
         var index = payload.startIndex
         while index + 6 <= payload.endIndex {
             let identifier = UInt16(payload[index]) << 8 | UInt16(payload[index + 1])

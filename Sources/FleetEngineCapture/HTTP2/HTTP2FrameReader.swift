@@ -63,6 +63,13 @@ public struct HTTP2FrameReader: Sendable {
     /// `SETTINGS_MAX_FRAME_SIZE` when one was seen (RFC 9113 section 6.5.2; 16,384 by default).
     public var maxResynchronizingFrameLength = 16_384
 
+    /// The longest frame the receiver takes, when its SETTINGS were seen (RFC 9113 section 4.2: a
+    /// longer frame is a FRAME_SIZE_ERROR); nil takes any length. A frame header at a boundary that
+    /// declares more shows that the boundary is wrong (one found by searching after bytes went
+    /// missing can be): it is reported, and the reader looks for the next boundary instead of
+    /// taking the bytes that follow, up to 16 MiB of them, as one frame.
+    public var maxFrameLength: Int?
+
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var bufferStreamOffset: Int64 = 0
@@ -252,6 +259,17 @@ public struct HTTP2FrameReader: Sendable {
     private mutating func readFrame() throws(CaptureError) -> Event? {
         guard bufferedByteCount >= Self.frameHeaderLength else { return nil }
         let header = FrameHeader(buffer, at: readIndex)
+        if let limit = maxFrameLength, header.length > limit {
+            let byteOffset = inputOffset(ofStreamOffset: bufferStreamOffset + Int64(readIndex))
+            state = .resynchronizing
+            scanIndex = readIndex + 1
+            throw CaptureError(
+                code: .malformedFrame,
+                message: "a \(header.type) frame header on stream \(header.streamID) declares \(header.length) bytes, "
+                    + "more than the \(limit) its receiver takes (RFC 9113 section 4.2): the frame boundary is lost "
+                    + "here, and the next one is looked for",
+                byteOffset: byteOffset)
+        }
         let total = Self.frameHeaderLength + header.length
         guard bufferedByteCount >= total else { return nil }
         let start = readIndex

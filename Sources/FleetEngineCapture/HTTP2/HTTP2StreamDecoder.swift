@@ -50,10 +50,12 @@ public struct HTTP2StreamDecoder: Sendable {
         // A reader looking for a frame boundary takes frames as long as the peer's SETTINGS allow.
         if fromClient {
             clientReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: true)
+            clientReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: true)
             clientReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&clientReader, &connection, fromClient: true, into: &records)
         } else {
             serverReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: false)
+            serverReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: false)
             serverReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             Self.drain(&serverReader, &connection, fromClient: false, into: &records)
         }
@@ -132,6 +134,11 @@ public struct HTTP2StreamDecoder: Sendable {
                 event = try reader.next()
             } catch {
                 records.append(.problem(CaptureProblem(timestamp: nil, connection: nil, streamID: nil, error: error)))
+                // A frame longer than its receiver takes: the frames until the next boundary are unknown.
+                if reader.isLookingForFrameBoundary {
+                    connection.lostUnknownFrames(
+                        fromClient: fromClient, timestamp: CaptureTimestamp(seconds: 0, nanoseconds: 0))
+                }
                 continue
             }
             guard let event else { return }

@@ -224,6 +224,32 @@ struct LostFrameCaptureTests {
         #expect(decoder.partialFrameBytes == 0)
     }
 
+    @Test("a frame header longer than the server's SETTINGS allow does not swallow the request after it")
+    func frameLongerThanTheServerTakes() throws {
+        var conversation = GRPCConversation()
+        // The client's preface and SETTINGS, then a DATA header declaring 5,000,000 bytes on
+        // stream 1 (more than the 16,384 the server's SETTINGS leave it), then a whole GetTrip.
+        let start = conversation.clientBytes.count
+        conversation.append([0x4C, 0x4B, 0x40, 0x0, 0, 0, 0, 0, 1], fromClient: true)
+        try conversation.request(HTTP2StreamDecoderTests.getRequest(), method: .getTrip, streamID: 3)
+        try conversation.answerWithTrips([3])
+        let serverSettings = GRPCConversation().serverBytes.count
+        var decoder = HTTP2StreamDecoder()
+        var records = decoder.receive(conversation.serverBytes[..<serverSettings], fromClient: false, byteOffset: 0)
+        records += decoder.receive(conversation.clientBytes[...], fromClient: true, byteOffset: 0)
+        records += decoder.receive(
+            conversation.serverBytes[serverSettings...], fromClient: false, byteOffset: Int64(serverSettings))
+        records += decoder.finish()
+
+        let end = try #require(records.callEnds.first { $0.streamID == 3 })
+        #expect(end.status.code == .ok)
+        #expect(end.method == "/maps.fleetengine.v1.TripService/GetTrip")
+        #expect(records.messages.filter { $0.streamID == 3 }.count == 2)
+        let bogus = try #require(records.problems.first { $0.error.code == .malformedFrame })
+        #expect(bogus.error.message.contains("declares 5000000 bytes, more than the 16384 its receiver takes"))
+        #expect(bogus.error.byteOffset == Int64(start))
+    }
+
     @Test("raw HTTP/2 that ends inside a frame: the frame is named, with how much of it came")
     func rawInputEndsInsideAFrame() throws {
         var conversation = GRPCConversation()

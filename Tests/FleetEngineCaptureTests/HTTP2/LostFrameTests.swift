@@ -126,6 +126,23 @@ struct LostFrameTests {
         #expect(lost.label == "DATA frame of 20000 bytes on stream 1 (at stream offset 0)")
     }
 
+    @Test("a frame header longer than the receiver takes is a lost boundary: reported, and the next one found")
+    func frameLongerThanTheReceiverTakes() throws {
+        var reader = HTTP2FrameReader(startsAtConnectionStart: true)
+        reader.maxFrameLength = 16_384
+        // A DATA header declaring 100,000 bytes, 20 bytes of something, then two real frames.
+        let bogus: [UInt8] = [0x01, 0x86, 0xA0, 0x0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0x55, count: 20)
+        reader.append((bogus + FrameBoundarySearchTests.twoFrames)[...], byteOffset: Self.base, timestamp: Self.start)
+        #expect(throws: CaptureError(.malformedFrame)) { try reader.next() }
+        #expect(reader.isLookingForFrameBoundary)
+        let run = try #require(FrameBoundarySearchTests.skipped(try reader.next()))
+        #expect(run.streamOffset == 0)
+        #expect(run.length == 29)
+        #expect(run.byteOffset == Self.base)
+        #expect(Self.frame(try reader.next())?.type == .settings)
+        #expect(Self.frame(try reader.next())?.type == .ping)
+    }
+
     @Test("a buffer grown for a 4 MB frame is given back once the frame is read")
     func memoryGivenBack() throws {
         var reader = HTTP2FrameReader(startsAtConnectionStart: true)

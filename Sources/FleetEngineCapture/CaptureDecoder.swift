@@ -128,9 +128,9 @@ public struct CaptureDecoder: Sendable {
             let bufferedBefore = reader.bufferedByteCount
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
-            Self.drain(
-                &reader, into: &connection, fromClient: from == connection.client, timestamp: timestamp,
-                records: &records)
+            connection.calls?.read(
+                &reader, fromClient: from == connection.client, timestamp: timestamp, namingConnection: true,
+                into: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
             partialFrameBytes += reader.bufferedByteCount - bufferedBefore
             connection.readers[from] = reader
@@ -217,19 +217,15 @@ public struct CaptureDecoder: Sendable {
             // Ties go to the oldest connection, then its client: dictionaries have no fixed order,
             // and the same capture must give up the same frames on every run.
             var largest: (id: Int, endpoint: TCPEndpoint, bytes: Int)?
+            var largestRank = (bytes: 0, newness: Int.min, client: 0)
             for (id, connection) in connections {
-                for (endpoint, reader) in connection.readers where reader.bufferedByteCount > 0 {
-                    let candidate = (id: id, endpoint: endpoint, bytes: reader.bufferedByteCount)
-                    guard let current = largest else {
-                        largest = candidate
-                        continue
-                    }
-                    if candidate.bytes != current.bytes {
-                        if candidate.bytes > current.bytes { largest = candidate }
-                    } else if candidate.id != current.id {
-                        if candidate.id < current.id { largest = candidate }
-                    } else if endpoint == connection.client {
-                        largest = candidate
+                for (endpoint, reader) in connection.readers {
+                    let rank = (
+                        bytes: reader.bufferedByteCount, newness: -id, client: endpoint == connection.client ? 1 : 0
+                    )
+                    if rank.bytes > 0, rank > largestRank {
+                        largestRank = rank
+                        largest = (id, endpoint, rank.bytes)
                     }
                 }
             }
@@ -256,58 +252,14 @@ public struct CaptureDecoder: Sendable {
         }
     }
 
-    private static func drain(
-        _ reader: inout HTTP2FrameReader, into connection: inout Connection, fromClient: Bool,
-        timestamp: CaptureTimestamp, records: inout [CaptureRecord]
-    ) {
-        while true {
-            let event: HTTP2FrameReader.Event?
-            do throws(CaptureError) {
-                event = try reader.next()
-            } catch {
-                records.append(
-                    .problem(CaptureProblem(timestamp: nil, connection: connection.calls?.connection, error: error)))
-                // A frame longer than its receiver takes: the frames until the next boundary are unknown.
-                if reader.isLookingForFrameBoundary {
-                    connection.calls?.lostUnknownFrames(fromClient: fromClient, timestamp: timestamp)
-                }
-                continue
-            }
-            guard let event else { return }
-            switch event {
-            case .frame(let frame):
-                connection.calls?.receive(frame, fromClient: fromClient, into: &records)
-            case .preface:
-                break
-            case .skipped, .lostFrame:
-                // Reading frames loses none: only a gap, the end or the bound does, but a skipped
-                // run is reported however it comes.
-                reportLoss(
-                    event, on: &connection, fromClient: fromClient, because: .missingBytes, at: nil, into: &records)
-            }
-        }
-    }
-
-    /// Reports what the reader of `from`'s bytes gave up, keeping the count of what the open calls
-    /// hold.
+    /// Reports what the reader of `from`'s bytes gave up (a skipped run, or a lost frame and what it
+    /// belonged to), keeping the count of what the open calls hold.
     private mutating func report(
         _ event: HTTP2FrameReader.Event, on connection: inout Connection, from: TCPEndpoint,
         because loss: HTTP2ConnectionDecoder.FrameLoss, at timestamp: CaptureTimestamp?,
         into records: inout [CaptureRecord]
     ) {
         let heldBefore = connection.calls?.heldBytes ?? 0
-        Self.reportLoss(
-            event, on: &connection, fromClient: from == connection.client, because: loss, at: timestamp,
-            into: &records)
-        heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
-    }
-
-    /// Reports what a frame reader gave up: a skipped run, or a lost frame and what it belonged to.
-    private static func reportLoss(
-        _ event: HTTP2FrameReader.Event, on connection: inout Connection, fromClient: Bool,
-        because loss: HTTP2ConnectionDecoder.FrameLoss, at timestamp: CaptureTimestamp?,
-        into records: inout [CaptureRecord]
-    ) {
         switch event {
         case .skipped(let streamOffset, let length, let byteOffset):
             records.append(
@@ -315,10 +267,12 @@ public struct CaptureDecoder: Sendable {
                     streamOffset: streamOffset, length: length, byteOffset: byteOffset,
                     connection: connection.calls?.connection, timestamp: timestamp))
         case .lostFrame(let frame):
-            connection.calls?.lost(frame, fromClient: fromClient, because: loss, timestamp: timestamp, into: &records)
+            connection.calls?.lost(
+                frame, fromClient: from == connection.client, because: loss, timestamp: timestamp, into: &records)
         case .frame, .preface:
             break
         }
+        heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
     }
 }
 

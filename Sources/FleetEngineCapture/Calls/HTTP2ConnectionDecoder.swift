@@ -134,6 +134,44 @@ struct HTTP2ConnectionDecoder {
         (fromClient ? settingsSeenFromServer : settingsSeenFromClient) ? maxFrameLength(fromClient: fromClient) : nil
     }
 
+    /// Takes every frame `reader`, which reads the client's (`fromClient`) or the server's bytes,
+    /// has whole. A frame the reader rejects and a run of bytes it passes over are problems, named
+    /// with the connection when `namingConnection`. A frame header too long for its receiver leaves
+    /// the reader looking for a boundary: the frames it passes over are unknown, so the sender's
+    /// HPACK table is marked uncertain before any later block is read.
+    mutating func read(
+        _ reader: inout HTTP2FrameReader, fromClient: Bool, timestamp: CaptureTimestamp, namingConnection: Bool,
+        into records: inout [CaptureRecord]
+    ) {
+        let named = namingConnection ? connection : nil
+        while true {
+            let event: HTTP2FrameReader.Event?
+            do throws(CaptureError) {
+                event = try reader.next()
+            } catch {
+                records.append(.problem(CaptureProblem(timestamp: nil, connection: named, error: error)))
+                if reader.isLookingForFrameBoundary { lostUnknownFrames(fromClient: fromClient, timestamp: timestamp) }
+                continue
+            }
+            switch event {
+            case nil:
+                return
+            case .frame(let frame):
+                receive(frame, fromClient: fromClient, into: &records)
+            case .preface:
+                break
+            case .skipped(let streamOffset, let length, let byteOffset):
+                records.append(
+                    Self.skippedRun(
+                        streamOffset: streamOffset, length: length, byteOffset: byteOffset, connection: named,
+                        timestamp: nil))
+            case .lostFrame(let frame):
+                // Reading frames loses none (a gap, the end or a bound does), but it is reported all the same.
+                lost(frame, fromClient: fromClient, because: .missingBytes, timestamp: nil, into: &records)
+            }
+        }
+    }
+
     /// Takes one frame that the client (`fromClient`) or the server sent.
     mutating func receive(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
         // A frame opens at most the call of its own stream.

@@ -52,12 +52,14 @@ public struct HTTP2StreamDecoder: Sendable {
             clientReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: true)
             clientReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: true)
             clientReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
-            Self.drain(&clientReader, &connection, fromClient: true, into: &records)
+            connection.read(
+                &clientReader, fromClient: true, timestamp: timestamp, namingConnection: false, into: &records)
         } else {
             serverReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: false)
             serverReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: false)
             serverReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
-            Self.drain(&serverReader, &connection, fromClient: false, into: &records)
+            connection.read(
+                &serverReader, fromClient: false, timestamp: timestamp, namingConnection: false, into: &records)
         }
         return records
     }
@@ -122,32 +124,6 @@ public struct HTTP2StreamDecoder: Sendable {
         }
         connection.finish(timestamp: nil, into: &records)
         return records
-    }
-
-    private static func drain(
-        _ reader: inout HTTP2FrameReader, _ connection: inout HTTP2ConnectionDecoder, fromClient: Bool,
-        into records: inout [CaptureRecord]
-    ) {
-        while true {
-            let event: HTTP2FrameReader.Event?
-            do throws(CaptureError) {
-                event = try reader.next()
-            } catch {
-                records.append(.problem(CaptureProblem(timestamp: nil, connection: nil, streamID: nil, error: error)))
-                // A frame longer than its receiver takes: the frames until the next boundary are unknown.
-                if reader.isLookingForFrameBoundary {
-                    connection.lostUnknownFrames(
-                        fromClient: fromClient, timestamp: CaptureTimestamp(seconds: 0, nanoseconds: 0))
-                }
-                continue
-            }
-            guard let event else { return }
-            if case .frame(let frame) = event {
-                connection.receive(frame, fromClient: fromClient, into: &records)
-            } else {
-                Self.report(event, into: &records)
-            }
-        }
     }
 
     private static func report(_ event: HTTP2FrameReader.Event, into records: inout [CaptureRecord]) {

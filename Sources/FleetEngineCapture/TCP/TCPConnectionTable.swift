@@ -138,20 +138,12 @@ public struct TCPConnectionTable: Sendable {
     private mutating func acknowledge(_ segment: TCPSegment, on id: Int, into events: inout [TCPConnectionEvent]) {
         // Read without keeping a copy of the entry, which would make the change below copy its buffers.
         guard let fromFirstSource = entries[id].map({ $0.connection.firstSource == segment.source }) else { return }
-        let acknowledgment = segment.acknowledgmentNumber
-        let streamEvents: [TCPStreamEvent]
-        let before: Int
-        let after: Int
-        if fromFirstSource {
-            before = entries[id]?.fromFirstDestination.bufferedBytes ?? 0
-            streamEvents = entries[id]?.fromFirstDestination.acknowledged(acknowledgment, at: segment.timestamp) ?? []
-            after = entries[id]?.fromFirstDestination.bufferedBytes ?? 0
-        } else {
-            before = entries[id]?.fromFirstSource.bufferedBytes ?? 0
-            streamEvents = entries[id]?.fromFirstSource.acknowledged(acknowledgment, at: segment.timestamp) ?? []
-            after = entries[id]?.fromFirstSource.bufferedBytes ?? 0
-        }
-        bufferedBytes += after - before
+        let other: WritableKeyPath<Entry, TCPStreamReassembler> =
+            fromFirstSource ? \.fromFirstDestination : \.fromFirstSource
+        let before = entries[id]?[keyPath: other].bufferedBytes ?? 0
+        let streamEvents =
+            entries[id]?[keyPath: other].acknowledged(segment.acknowledgmentNumber, at: segment.timestamp) ?? []
+        bufferedBytes += (entries[id]?[keyPath: other].bufferedBytes ?? 0) - before
         append(streamEvents, connectionID: id, from: segment.destination, into: &events)
     }
 

@@ -108,16 +108,39 @@ extension HTTP2ConnectionDecoder {
     /// Bytes the client (`fromClient`) or the server sent went missing where no frame was known:
     /// they may have held header blocks that added HPACK table entries, so the sender's later
     /// blocks that name older entries are marked uncertain, and a header block still waiting for
-    /// its CONTINUATION frames is lost with its stream's headers.
+    /// its CONTINUATION frames is lost with its stream's headers (its last frame may have been
+    /// among the lost bytes: what follows is read as it comes, without a second report).
     mutating func lostUnknownFrames(fromClient: Bool, timestamp: CaptureTimestamp) {
-        if fromClient { client.headerBlocks.markTableUncertain() } else { server.headerBlocks.markTableUncertain() }
-        guard let pending = (fromClient ? client : server).pendingBlock, !pending.isDiscarded else { return }
+        if fromClient {
+            client.headerBlocks.markTableUncertain()
+            client.resumedAfterGap = true
+        } else {
+            server.headerBlocks.markTableUncertain()
+            server.resumedAfterGap = true
+        }
+        guard let pending = (fromClient ? client : server).pendingBlock else { return }
         var discarded = pending
         discarded.fragments = []
         discarded.isDiscarded = true
+        discarded.mayHaveEndedInGap = true
         setPending(discarded, fromClient: fromClient)
+        guard !pending.isDiscarded else { return }
         lostHeaders(
             streamID: pending.streamID, fromClient: fromClient, endStream: pending.endStream, timestamp: timestamp)
+    }
+
+    /// The first frame after bytes of unknown frames went missing is a CONTINUATION with no header
+    /// block open: its block began among the lost bytes. The stream is read without the block (the
+    /// gap was reported), and the block's further CONTINUATION frames are passed over as they come.
+    mutating func continuationAfterGap(_ frame: CapturedHTTP2Frame, fromClient: Bool) {
+        if !frame.flags.contains(.endHeaders) {
+            setPending(
+                PendingBlock(
+                    streamID: frame.streamID, fragments: [], endStream: false, byteOffset: frame.byteOffset,
+                    isDiscarded: true),
+                fromClient: fromClient)
+        }
+        lostHeaders(streamID: frame.streamID, fromClient: fromClient, endStream: false, timestamp: frame.timestamp)
     }
 
     /// The header block `frame` carried part of is lost: the sender's table may lack its entries

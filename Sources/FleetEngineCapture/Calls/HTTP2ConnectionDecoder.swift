@@ -21,6 +21,9 @@ struct HTTP2ConnectionDecoder {
     struct Sender {
         var headerBlocks = HeaderBlockDecoder()
         var pendingBlock: PendingBlock?
+        /// Bytes of unknown frames went missing, and no frame was read since: a CONTINUATION frame
+        /// now may continue a header block that began among them.
+        var resumedAfterGap = false
     }
 
     /// A header block whose CONTINUATION frames are still to come.
@@ -32,6 +35,10 @@ struct HTTP2ConnectionDecoder {
         /// The block grew past ``HTTP2ConnectionDecoder/maxHeaderBlockSize``: it was reported, and
         /// its remaining fragments are passed over until its last one.
         var isDiscarded = false
+        /// Bytes the capture lost came after the block's last frame that was read: its last
+        /// CONTINUATION may have been among them, so a frame of another kind that follows breaks
+        /// no rule, and the block not ending is no news (the gap was reported).
+        var mayHaveEndedInGap = false
     }
 
     /// The most bytes of HPACK one header block may take. The decoded fields may add up to
@@ -177,6 +184,7 @@ struct HTTP2ConnectionDecoder {
         // A frame opens at most the call of its own stream.
         let hadCall = calls.index(forKey: frame.streamID) != nil
         apply(frame, fromClient: fromClient, into: &records)
+        if fromClient { client.resumedAfterGap = false } else { server.resumedAfterGap = false }
         if let index = calls.index(forKey: frame.streamID) {
             if !hadCall { openingOrder.append(frame.streamID) }
             // Only a frame's own call takes or gives back message buffer room.
@@ -194,13 +202,14 @@ struct HTTP2ConnectionDecoder {
     private mutating func apply(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
         if let pending = (fromClient ? client : server).pendingBlock {
             guard frame.type == .continuation, frame.streamID == pending.streamID else {
+                setPending(nil, fromClient: fromClient)
+                if pending.mayHaveEndedInGap { return apply(frame, fromClient: fromClient, into: &records) }
                 // RFC 9113 section 6.10: nothing may come between a header block's frames.
                 problem(
                     .malformedFrame,
                     "a \(frame.type) frame on stream \(frame.streamID) interrupted the header block of stream "
                         + "\(pending.streamID)",
                     frame: frame, into: &records)
-                setPending(nil, fromClient: fromClient)
                 return apply(frame, fromClient: fromClient, into: &records)
             }
         }
@@ -213,6 +222,9 @@ struct HTTP2ConnectionDecoder {
         case .continuation:
             // Taken out while it grows, so that appending does not copy what it holds.
             guard let block = (fromClient ? client : server).pendingBlock else {
+                if (fromClient ? client : server).resumedAfterGap {
+                    return continuationAfterGap(frame, fromClient: fromClient)
+                }
                 problem(
                     .malformedFrame, "a CONTINUATION frame on stream \(frame.streamID) follows no header block",
                     frame: frame, into: &records)
@@ -243,7 +255,7 @@ struct HTTP2ConnectionDecoder {
     /// reported, and open calls end with the Wire layer's status for a connection that went away.
     mutating func finish(timestamp: CaptureTimestamp?, into records: inout [CaptureRecord]) {
         for fromClient in [true, false] {
-            if let pending = (fromClient ? client : server).pendingBlock {
+            if let pending = (fromClient ? client : server).pendingBlock, !pending.mayHaveEndedInGap {
                 records.append(
                     .problem(
                         CaptureProblem(

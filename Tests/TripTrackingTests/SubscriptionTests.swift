@@ -62,9 +62,12 @@ struct SubscriptionTests {
         }
     }
 
-    @Test("refreshes run on the client's event loop: subscribers are called there")
-    func refreshesOnTheClientsLoop() async throws {
-        try await withTracking(count: 1) { harness in
+    @Test(
+        "refreshes run on the client's event loop, or on the refresh executor given: subscribers are called there",
+        arguments: [false, true])
+    func subscribersCalledWhereRefreshesRun(onGlobalExecutor: Bool) async throws {
+        let executor: (any TaskExecutor)? = onGlobalExecutor ? globalConcurrentExecutor : nil
+        try await withTracking(count: 1, refreshExecutor: executor) { harness in
             let model = harness.service.tripModel(for: harness.names[0])
             let subscriber = LoopCheckingSubscriber(eventLoop: harness.client.eventLoop)
             model.register(subscriber)
@@ -75,7 +78,26 @@ struct SubscriptionTests {
             model.unregister(subscriber)
             let calls = subscriber.onLoop
             #expect(calls.count == 3, "each refresh of a moving trip updates it")
-            #expect(calls.allSatisfy { $0 })
+            #expect(calls.allSatisfy { $0 == !onGlobalExecutor })
+        }
+    }
+
+    @Test("a subscriber that blocks, with refreshes on the global executor, holds up no call of the client")
+    func blockingSubscriberOffTheLoop() async throws {
+        try await withTracking(count: 2, refreshExecutor: globalConcurrentExecutor) { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            let subscriber = BlockingSubscriber()
+            model.register(subscriber)
+            async let refreshed: Void = model.refresh()
+            await subscriber.entered()
+            // The subscriber holds its thread; the client still answers on its own.
+            let other = try await harness.client.getTrip(named: harness.names[1])
+            #expect(other.name == harness.names[1])
+            #expect(subscriber.releaseResult == nil, "the call finished while the subscriber was blocked")
+            subscriber.release()
+            await refreshed
+            #expect(subscriber.releaseResult == .success)
+            model.unregister(subscriber)
         }
     }
 

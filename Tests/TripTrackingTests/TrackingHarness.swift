@@ -44,6 +44,7 @@ func withTracking<Result: Sendable>(
     accessPolicy: (ManualTimeSource) throws -> AccessPolicy = { _ in .noAuth },
     tokenProvider: any TokenProvider = NoTokenProvider(),
     start: Timestamp = TrackingHarness.start,
+    refreshExecutor: (any TaskExecutor)? = nil,
     _ body: @Sendable (TrackingHarness) async throws -> Result
 ) async throws -> Result {
     let clock = ManualTimeSource(start: start)
@@ -62,7 +63,8 @@ func withTracking<Result: Sendable>(
             let service = TripService(
                 client: client, providerID: TrackingHarness.provider,
                 defaultOptions: TripModelOptions(
-                    autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay))
+                    autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay),
+                refreshExecutor: refreshExecutor)
             let harness = TrackingHarness(
                 clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
             return try await withThrowingTaskGroup(of: Void.self) { group in

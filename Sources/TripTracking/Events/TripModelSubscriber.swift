@@ -6,8 +6,10 @@ import FleetEngineStatus
 /// you need.
 ///
 /// The methods are called one at a time, in the order of the events, on the task that refreshes
-/// the trip: a subscriber that takes long delays that trip's next refresh (and no other trip's).
-/// Hand long work to a task of your own, or use ``TripModel/updates`` instead.
+/// the trip, which by default runs on the client's event loop (see ``TripService``): a subscriber
+/// that blocks or takes long there delays that trip's next refresh and every call and refresh of
+/// the client until it returns. Hand long work to a task of your own, create the service with
+/// another `refreshExecutor`, or use ``TripModel/updates`` instead.
 public protocol TripModelSubscriber: AnyObject, Sendable {
     /// Something in the trip changed: the whole trip and which fields changed. Comes before the
     /// part events of the same refresh.

@@ -1,7 +1,9 @@
 import FleetEngineCodec
 
 /// What a ``TripProgressMonitor`` tells those who listen: one method per ``TripProgressEvent``,
-/// each with an empty default. Called in event order on the task that refreshes the trip.
+/// each with an empty default. Called in event order on the task that refreshes the trip: by
+/// default on the client's event loop, where a listener that blocks holds up every call of the
+/// client (see ``TripService``'s `refreshExecutor`).
 public protocol TripProgressListener: AnyObject, Sendable {
     /// The vehicle reached `waypoint`.
     func progressMonitor(_ monitor: TripProgressMonitor, didArriveAt waypoint: TripWaypoint)

@@ -17,11 +17,15 @@ import Synchronization
 /// for try await event in model.updates { print(event.name) }
 /// ```
 ///
-/// Everything a refresh does — its timer, its call, merging the answer and delivering the events to
-/// subscribers — runs on the client's ``FleetEngineClient/eventLoop``, through its
+/// By default everything a refresh does — its timer, its call, merging the answer and delivering
+/// the events to subscribers — runs on the client's ``FleetEngineClient/eventLoop``, through its
 /// ``FleetEngineClient/taskExecutor``: a refresh costs no hand-off between threads, so following
-/// thousands of trips costs little CPU. Subscribers are called on that thread and should return
-/// quickly; an ``TripModel/updates`` consumer runs where its own task runs.
+/// thousands of trips costs little CPU. Subscribers are then called on that thread, which also
+/// carries every call of the client: a subscriber that blocks or works long holds up all of them.
+/// Subscribers that may, and ``TripProgressMonitor`` listeners that may, want the refreshes on
+/// another executor (`refreshExecutor: globalConcurrentExecutor`), at the cost of a hand-off
+/// between threads per refresh. An ``TripModel/updates`` consumer runs where its own task runs
+/// either way.
 ///
 /// Tokens come from the client's ``TokenProvider``, asked per trip (GetTrip names the trip), so
 /// consumer tokens work. The refreshes live in ``run()``: models may be asked for and subscribed
@@ -39,6 +43,8 @@ public final class TripService: Sendable, Service {
     private let models = Mutex<[String: TripModel]>([:])
     private let starts = RefreshStarts()
     private let timers: RefreshTimers
+    /// Where refreshes run, and so where subscribers are called.
+    private let refreshExecutor: any TaskExecutor
 
     /// A trip service.
     ///
@@ -47,16 +53,22 @@ public final class TripService: Sendable, Service {
     ///   - providerID: the provider's id (its Cloud project id).
     ///   - defaultOptions: the options new models start with.
     ///   - logger: where the service logs (failed refreshes at `debug`); nowhere by default.
+    ///   - refreshExecutor: where refreshes run, and so where subscribers and progress listeners
+    ///     are called; nil (the default) for the client's ``FleetEngineClient/taskExecutor``, its
+    ///     event loop. Pass `globalConcurrentExecutor` (or an executor of your own) when they may
+    ///     block or take long.
     public init(
         client: FleetEngineClient,
         providerID: String,
         defaultOptions: TripModelOptions = TripModelOptions(),
-        logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() }),
+        refreshExecutor: (any TaskExecutor)? = nil
     ) {
         self.client = client
         self.providerID = providerID
         self.defaultOptions = defaultOptions
         self.logger = logger
+        self.refreshExecutor = refreshExecutor ?? client.taskExecutor
         self.timers = RefreshTimers(eventLoop: client.eventLoop)
     }
 
@@ -106,10 +118,11 @@ public final class TripService: Sendable, Service {
     /// `ServiceLifecycle` service, a graceful shutdown of the group stops it gracefully.
     public func run() async {
         await withGracefulShutdownHandler {
-            // The loop that takes the starts and the refreshes it adds prefer the client's event
-            // loop: a timer fires there, the call's answer is read there, and the refresh goes on
-            // there without waking another thread.
-            await withTaskExecutorPreference(client.taskExecutor) {
+            // The loop that takes the starts and the refreshes it adds prefer the refresh
+            // executor. By default that is the client's event loop: a timer fires there, the
+            // call's answer is read there, and the refresh goes on there without waking another
+            // thread.
+            await withTaskExecutorPreference(refreshExecutor) {
                 await withDiscardingTaskGroup { group in
                     for await start in starts.stream {
                         group.addTask { await start.model.follow(generation: start.generation) }

@@ -14,6 +14,9 @@ final class ScriptedHTTP2Server: Sendable {
         case raw(data: [UInt8], grpcStatus: Int)
         /// One HEADERS frame with END_STREAM: `:status` and whatever `fields` say.
         case headersOnly(status: String, fields: [(String, String)])
+        /// One HEADERS frame with END_STREAM holding exactly `fields`, in order, however malformed
+        /// (a server made with `validatesHeaders: false` sends them as they are).
+        case headerBlock([(String, String)])
         /// RST_STREAM with this HTTP/2 error code, before any response.
         case reset(NIOHTTP2.HTTP2ErrorCode)
         /// The response, after a delay (the connection answers PINGs meanwhile).
@@ -37,13 +40,18 @@ final class ScriptedHTTP2Server: Sendable {
     var requestHeaders: [HPACKHeaders] { heads.withLockedValue { $0 } }
 
     /// A server that runs `script`, advertising `maxConcurrentStreams` (SETTINGS, RFC 9113
-    /// section 6.5.2) when given.
-    init(maxConcurrentStreams: Int? = nil, script: @escaping @Sendable (Int) -> Response) async throws {
+    /// section 6.5.2) when given; with `validatesHeaders` false, swift-nio-http2 sends header blocks
+    /// that break RFC 9113's rules instead of refusing them.
+    init(
+        maxConcurrentStreams: Int? = nil, validatesHeaders: Bool = true,
+        script: @escaping @Sendable (Int) -> Response
+    ) async throws {
         let calls = self.calls
         let open = self.open
         let heads = self.heads
         let connection = {
             var connection = NIOHTTP2Handler.ConnectionConfiguration()
+            if !validatesHeaders { connection.headerBlockValidation = .disabled }
             if let maxConcurrentStreams {
                 connection.initialSettings = [
                     HTTP2Setting(parameter: .maxConcurrentStreams, value: maxConcurrentStreams)
@@ -136,6 +144,10 @@ final class ScriptedHTTP2Server: Sendable {
                     wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
             case .headersOnly(let status, let fields):
                 var headers: HPACKHeaders = [":status": status]
+                for (name, value) in fields { headers.add(name: name, value: value) }
+                context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+            case .headerBlock(let fields):
+                var headers = HPACKHeaders()
                 for (name, value) in fields { headers.add(name: name, value: value) }
                 context.writeAndFlush(wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
             case .reset(let code):

@@ -62,6 +62,8 @@ def main():
     parser.add_argument("--fleettrips", default=os.path.join(ROOT, ".build/release/fleettrips"))
     parser.add_argument("--follow-load", default=os.path.join(ROOT, "Benchmarks/.build/release/FollowLoad"))
     parser.add_argument("--no-control", action="store_true", help="skip the held-trips control run")
+    parser.add_argument("--global-executor", action="store_true",
+                        help="run the refreshes and subscribers on Swift's global executor (TripService's refreshExecutor)")
     arguments = parser.parse_args()
 
     emulator = subprocess.Popen(
@@ -82,7 +84,8 @@ def main():
             follower = subprocess.Popen(
                 [arguments.follow_load, "--port", str(port), "--provider", arguments.provider,
                  "--names-file", names_file.name, "--interval", str(arguments.interval),
-                 "--warmup", str(arguments.warmup), "--seconds", str(arguments.seconds), "--view", arguments.view],
+                 "--warmup", str(arguments.warmup), "--seconds", str(arguments.seconds), "--view", arguments.view]
+                + (["--global-executor"] if arguments.global_executor else []),
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             wait_for_line(follower.stderr, "window open", follower)
             emulator_before, follower_before, wall_before = (

@@ -56,6 +56,9 @@ struct FollowLoad: AsyncParsableCommand {
     @Flag(help: "Instead of following, fetch each trip once and hold it: the control for memory per trip.")
     var heldTripsControl = false
 
+    @Flag(help: "Run the refreshes (and subscribers) on Swift's global executor instead of the client's event loop.")
+    var globalExecutor = false
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be a TCP port") }
         guard interval > 0, seconds > 0 else { throw ValidationError("--interval and --seconds must be positive") }
@@ -79,7 +82,9 @@ struct FollowLoad: AsyncParsableCommand {
         guard !names.isEmpty else { throw FollowLoadError("no trip names: give --names-file or names on stdin") }
         let client = try FleetEngineClient(configuration: .plaintext(port: port), tokenProvider: NoTokenProvider())
         let options = TripModelOptions(autoRefreshTimeInterval: Self.duration(interval), view: tripView ?? .unspecified)
-        let service = TripService(client: client, providerID: provider, defaultOptions: options)
+        let service = TripService(
+            client: client, providerID: provider, defaultOptions: options,
+            refreshExecutor: globalExecutor ? globalConcurrentExecutor : nil)
         if heldTripsControl {
             let line = try await withThrowingTaskGroup(of: Void.self, returning: String.self) { group in
                 group.addTask { try await client.run() }

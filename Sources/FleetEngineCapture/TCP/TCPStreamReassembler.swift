@@ -26,7 +26,9 @@
 /// range before the earliest buffered segment is reported as a `.gap` and delivery goes on from
 /// there. Sooner than that, when the other direction acknowledges bytes past a hole
 /// (``acknowledged(_:at:)``), the receiver had them and the capture lost them: the hole is
-/// reported at once, so one direction does not fall behind the other while it waits. Buffered payloads are slices of the segments' own storage: nothing is copied, on the
+/// reported at once, so one direction does not fall behind the other while it waits; acknowledged
+/// bytes after the last captured one are reported when the capture ends. Buffered payloads are
+/// slices of the segments' own storage: nothing is copied, on the
 /// in-order path or off it. Whatever order a capture puts the segments in, placing one in the
 /// buffer or taking one out costs about the same with a full buffer as with an empty one
 /// (``ReorderBuffer`` keeps them in short sorted runs).
@@ -64,6 +66,9 @@ public struct TCPStreamReassembler: Sendable {
     private var fin: (streamOffset: Int64, timestamp: CaptureTimestamp)?
     /// Whether ``finish(at:)`` ran; nothing is accepted after it.
     private var isFinished = false
+    /// The furthest stream offset the other direction acknowledged (the receiver had every byte
+    /// before it), and when: bytes up to it that the capture never held are missing from it.
+    private var acknowledgedEnd: (streamOffset: Int64, timestamp: CaptureTimestamp)?
 
     /// A reassembler that holds back at most `maxBufferedBytes` out-of-order payload bytes (8 MiB
     /// unless told otherwise) in at most `maxBufferedSegments` pieces before it reports the bytes
@@ -145,14 +150,19 @@ public struct TCPStreamReassembler: Sendable {
     /// A hole the reorder buffer waits on, wholly before that point, holds bytes the receiver got
     /// and the capture did not: no retransmission will fill it, so it is reported as a gap at
     /// once (stamped `timestamp`) and the bytes after it are delivered, instead of waiting for the
-    /// buffer to fill or the capture to end. An acknowledgment that does not pass a hole changes
-    /// nothing.
+    /// buffer to fill or the capture to end. An acknowledgment that does not pass a hole delivers
+    /// nothing; the furthest one is kept, for ``finish(at:)`` to report acknowledged bytes the
+    /// capture never held after the last it did.
     public mutating func acknowledged(_ acknowledgment: UInt32, at timestamp: CaptureTimestamp) -> [TCPStreamEvent] {
-        guard !isClosed, !isFinished, let origin, !buffer.isEmpty else { return [] }
+        guard !isClosed, !isFinished, let origin else { return [] }
         let expected = origin &+ UInt32(truncatingIfNeeded: nextOffset)
         let distance = Int64(Int32(bitPattern: acknowledgment &- expected))
         guard distance > 0 else { return [] }
         let acknowledgedEnd = nextOffset + distance
+        if acknowledgedEnd > self.acknowledgedEnd?.streamOffset ?? 0 {
+            self.acknowledgedEnd = (acknowledgedEnd, timestamp)
+        }
+        guard !buffer.isEmpty else { return [] }
         var events: [TCPStreamEvent] = []
         while let first = buffer.first, first.streamOffset <= acknowledgedEnd {
             skip(to: first.streamOffset, timestamp: timestamp, into: &events)
@@ -186,12 +196,21 @@ public struct TCPStreamReassembler: Sendable {
     /// Nothing received is lost silently. The gaps carry `timestamp` (the end of the capture),
     /// or, when it is nil, the capture time of the segment (or FIN) right after each gap. A stream
     /// that saw no FIN or RST gets no `.closed` event: the capture ended, the connection did not.
+    ///
+    /// Bytes after the last one captured that the other direction acknowledged were sent and
+    /// received, and the capture lost them: they are a gap too (stamped `timestamp`, or the time of
+    /// the acknowledgment). An acknowledgment just one past the data is not taken for a lost byte,
+    /// since a lost FIN reads the same (RFC 9293 section 3.4: a FIN takes one sequence number);
+    /// one further on counts every sequence number as a byte, so a FIN lost with data makes it one
+    /// more than the bytes lost.
     public mutating func finish(at timestamp: CaptureTimestamp?) -> [TCPStreamEvent] {
         guard !isClosed, !isFinished else { return [] }
         var events: [TCPStreamEvent] = []
         flushBuffer(gapTimestamp: timestamp, into: &events)
         if let fin, fin.streamOffset > nextOffset {
             skip(to: fin.streamOffset, timestamp: timestamp ?? fin.timestamp, into: &events)
+        } else if fin == nil, let acknowledgedEnd, acknowledgedEnd.streamOffset - nextOffset >= 2 {
+            skip(to: acknowledgedEnd.streamOffset, timestamp: timestamp ?? acknowledgedEnd.timestamp, into: &events)
         }
         closeIfFinReached(into: &events)
         isFinished = true

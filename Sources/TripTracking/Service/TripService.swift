@@ -22,9 +22,9 @@ import Synchronization
 /// ``FleetEngineClient/taskExecutor``: a refresh costs no hand-off between threads, so following
 /// thousands of trips costs little CPU. Subscribers are then called on that thread, which also
 /// carries every call of the client: a subscriber that blocks or works long holds up all of them.
-/// Subscribers that may, and ``TripProgressMonitor`` listeners that may, want the refreshes on
-/// another executor (`refreshExecutor: globalConcurrentExecutor`): each refresh then hands off
-/// between threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
+/// When subscribers (or ``TripProgressMonitor`` listeners) may block, run the refreshes on another
+/// executor (`refreshExecutor: globalConcurrentExecutor`): each refresh then hands off between
+/// threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
 ///
 /// Tokens come from the client's ``TokenProvider``, asked per trip (GetTrip names the trip), so

@@ -26,10 +26,11 @@ public struct CaptureDecoder: Sendable {
         /// Lets `reader`, which reads what `from` sent, take frames as long as the peer's SETTINGS
         /// allowed when it looks for a frame boundary (after a gap in the capture).
         func bound(_ reader: inout HTTP2FrameReader, from: TCPEndpoint) {
-            guard let calls else { return }
-            reader.maxResynchronizingFrameLength = calls.maxFrameLength(fromClient: from == client)
-            reader.maxFrameLength = calls.knownMaxFrameLength(fromClient: from == client)
+            calls?.bound(&reader, fromClient: from == client)
         }
+
+        /// What its frame readers hold (their ``HTTP2FrameReader/bufferedByteCount``).
+        var bufferedByReaders: Int { readers.values.reduce(0) { $0 + $1.bufferedByteCount } }
     }
 
     private let options: CaptureOptions
@@ -46,9 +47,7 @@ public struct CaptureDecoder: Sendable {
 
     /// What the frame readers hold, summed afresh: what ``partialFrameBytes`` keeps count of.
     var bufferedByFrameReaders: Int {
-        connections.values.reduce(0) { total, connection in
-            connection.readers.values.reduce(total) { $0 + $1.bufferedByteCount }
-        }
+        connections.values.reduce(0) { $0 + $1.bufferedByReaders }
     }
 
     /// A decoder for one capture.
@@ -183,7 +182,7 @@ public struct CaptureDecoder: Sendable {
     ) {
         connection.isPassedOver = true
         heldBytes -= connection.calls?.heldBytes ?? 0
-        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.bufferedByteCount }
+        partialFrameBytes -= connection.bufferedByReaders
         connection.readers = [:]
         records.append(
             connection.problem(.notHTTP2, at: timestamp, byteOffset: byteOffset) { label in
@@ -195,7 +194,7 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
-        partialFrameBytes -= connection.readers.values.reduce(0) { $0 + $1.bufferedByteCount }
+        partialFrameBytes -= connection.bufferedByReaders
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
             if let leftover = reader.finish() {

@@ -19,10 +19,11 @@ public struct CaptureOptions: Sendable {
     /// The most bytes the frames still arriving may hold across the capture (their buffers take
     /// up to about twice as much memory): each direction of a connection buffers the frame it is
     /// receiving until the frame is whole, and a frame may be 16 MiB long, so a capture of many
-    /// connections each sending part of a long frame could otherwise take any amount of memory. Past it, the reader holding the most gives up the frame
-    /// it holds part of: the frame is reported (``CaptureError/Code/tooManyOpenCalls``) with what
-    /// it belonged to (the call of a DATA frame ends as a call the capture lost; a header block is
-    /// lost), and reading goes on after it. 128 MiB by default: eight 16 MiB frames at once.
+    /// connections each sending part of a long frame could otherwise take any amount of memory.
+    /// Past it, the reader holding the most gives up the frame it holds part of: the frame is
+    /// reported (``CaptureError/Code/tooManyOpenCalls``) with what it belonged to (the call of a
+    /// DATA frame ends as a call the capture lost; a header block is lost), and reading goes on
+    /// after it. 128 MiB by default: eight 16 MiB frames at once.
     public var maxPartialFrameBytes: Int
 
     /// Options from their parts.

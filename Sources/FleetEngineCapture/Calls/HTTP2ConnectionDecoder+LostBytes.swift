@@ -111,12 +111,9 @@ extension HTTP2ConnectionDecoder {
     /// its CONTINUATION frames is lost with its stream's headers (its last frame may have been
     /// among the lost bytes: what follows is read as it comes, without a second report).
     mutating func lostUnknownFrames(fromClient: Bool, timestamp: CaptureTimestamp) {
-        if fromClient {
-            client.headerBlocks.markTableUncertain()
-            client.resumedAfterGap = true
-        } else {
-            server.headerBlocks.markTableUncertain()
-            server.resumedAfterGap = true
+        modifySender(fromClient: fromClient) { sender in
+            sender.headerBlocks.markTableUncertain()
+            sender.resumedAfterGap = true
         }
         guard let pending = (fromClient ? client : server).pendingBlock else { return }
         var discarded = pending
@@ -156,7 +153,7 @@ extension HTTP2ConnectionDecoder {
             streamID = pending.streamID
             endStream = pending.endStream
         }
-        if fromClient { client.headerBlocks.markTableUncertain() } else { server.headerBlocks.markTableUncertain() }
+        modifySender(fromClient: fromClient) { $0.headerBlocks.markTableUncertain() }
         if frame.flags.contains(.endHeaders) {
             setPending(nil, fromClient: fromClient)
         } else {

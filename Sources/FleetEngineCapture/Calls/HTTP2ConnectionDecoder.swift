@@ -137,8 +137,16 @@ struct HTTP2ConnectionDecoder {
 
     /// ``maxFrameLength(fromClient:)`` when the receiver's SETTINGS were seen; nil when they were
     /// not (the capture began after them), and it may take longer frames than 16,384 bytes.
-    func knownMaxFrameLength(fromClient: Bool) -> Int? {
+    private func knownMaxFrameLength(fromClient: Bool) -> Int? {
         (fromClient ? settingsSeenFromServer : settingsSeenFromClient) ? maxFrameLength(fromClient: fromClient) : nil
+    }
+
+    /// Gives `reader`, which reads the client's (`fromClient`) or the server's bytes, the frame
+    /// lengths the receiver's SETTINGS allow: the longest it takes at a boundary it looks for after
+    /// lost bytes, and, once the SETTINGS were seen, the longest it takes at all.
+    func bound(_ reader: inout HTTP2FrameReader, fromClient: Bool) {
+        reader.maxResynchronizingFrameLength = maxFrameLength(fromClient: fromClient)
+        reader.maxFrameLength = knownMaxFrameLength(fromClient: fromClient)
     }
 
     /// Takes every frame `reader`, which reads the client's (`fromClient`) or the server's bytes,
@@ -184,7 +192,7 @@ struct HTTP2ConnectionDecoder {
         // A frame opens at most the call of its own stream.
         let hadCall = calls.index(forKey: frame.streamID) != nil
         apply(frame, fromClient: fromClient, into: &records)
-        if fromClient { client.resumedAfterGap = false } else { server.resumedAfterGap = false }
+        modifySender(fromClient: fromClient) { $0.resumedAfterGap = false }
         if let index = calls.index(forKey: frame.streamID) {
             if !hadCall { openingOrder.append(frame.streamID) }
             // Only a frame's own call takes or gives back message buffer room.
@@ -323,8 +331,15 @@ struct HTTP2ConnectionDecoder {
 
     // MARK: Frames
 
+    /// Runs `body` on what is kept of the client's (`fromClient`) or the server's side, in place.
+    mutating func modifySender<Result, Failure: Error>(
+        fromClient: Bool, _ body: (inout Sender) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        fromClient ? try body(&client) : try body(&server)
+    }
+
     mutating func setPending(_ block: PendingBlock?, fromClient: Bool) {
-        if fromClient { client.pendingBlock = block } else { server.pendingBlock = block }
+        modifySender(fromClient: fromClient) { $0.pendingBlock = block }
     }
 
     /// Adds the header block fragment `frame` carries to `block`, then decodes the block when the
@@ -347,7 +362,7 @@ struct HTTP2ConnectionDecoder {
                     "the header block of stream \(block.streamID) is longer than \(Self.maxHeaderBlockSize) bytes; "
                         + "it is passed over",
                     frame: frame, byteOffset: block.byteOffset, into: &records)
-                if fromClient { client.headerBlocks.loseTableState() } else { server.headerBlocks.loseTableState() }
+                modifySender(fromClient: fromClient) { $0.headerBlocks.loseTableState() }
                 lostHeaders(
                     streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
                     timestamp: frame.timestamp)
@@ -372,11 +387,7 @@ struct HTTP2ConnectionDecoder {
             // RFC 9113 section 6.5.2: SETTINGS_HEADER_TABLE_SIZE bounds the table the *peer*
             // encodes with, so it applies to the header blocks this endpoint receives.
             if identifier == 0x1 {
-                if fromClient {
-                    server.headerBlocks.setMaxTableSize(Int(value))
-                } else {
-                    client.headerBlocks.setMaxTableSize(Int(value))
-                }
+                modifySender(fromClient: !fromClient) { $0.headerBlocks.setMaxTableSize(Int(value)) }
             }
             // SETTINGS_MAX_FRAME_SIZE: values outside 2^14...2^24-1 are a connection error, and
             // change nothing here.
@@ -395,12 +406,9 @@ struct HTTP2ConnectionDecoder {
     ) {
         let fields: [(name: String, value: String)]
         do throws(CaptureError) {
-            if fromClient {
-                fields = try client.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: true)
-            } else {
-                fields = try server.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: false)
+            fields = try modifySender(fromClient: fromClient) { (sender) throws(CaptureError) in
+                try sender.headerBlocks.decode(
+                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: fromClient)
             }
         } catch {
             records.append(

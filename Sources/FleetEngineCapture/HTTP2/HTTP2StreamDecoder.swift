@@ -49,14 +49,12 @@ public struct HTTP2StreamDecoder: Sendable {
         let timestamp = CaptureTimestamp(seconds: 0, nanoseconds: 0)
         // A reader looking for a frame boundary takes frames as long as the peer's SETTINGS allow.
         if fromClient {
-            clientReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: true)
-            clientReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: true)
+            connection.bound(&clientReader, fromClient: true)
             clientReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             connection.read(
                 &clientReader, fromClient: true, timestamp: timestamp, namingConnection: false, into: &records)
         } else {
-            serverReader.maxResynchronizingFrameLength = connection.maxFrameLength(fromClient: false)
-            serverReader.maxFrameLength = connection.knownMaxFrameLength(fromClient: false)
+            connection.bound(&serverReader, fromClient: false)
             serverReader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
             connection.read(
                 &serverReader, fromClient: false, timestamp: timestamp, namingConnection: false, into: &records)

@@ -7,9 +7,10 @@ extension CaptureRecord {
     ///
     /// - A message: `time` (seconds since the epoch, with nine decimals), `connection` (`client ->
     ///   server`), `stream`, `direction` (`request` or `response`), `method` (the `:path`, or null),
-    ///   `methodInferred` and `headersUncertain` (each only when true), `type` (the full message name, or null without a
-    ///   schema), `message` (proto3 JSON; without a schema, the fields as `[{"field", "wireType",
-    ///   "value"}]`), and `decodingError` when the message did not decode with its schema.
+    ///   `methodInferred` and `headersUncertain` (each only when true), `type` (the full message
+    ///   name, or null without a schema), `message` (proto3 JSON; without a schema, the fields as
+    ///   `[{"field", "wireType", "value"}]`), and `decodingError` when the message did not decode
+    ///   with its schema.
     /// - The end of a call: `time`, `connection`, `stream`, `method` (with `methodInferred` and
     ///   `headersUncertain` as for a message), `status` (`code`, `name`,
     ///   `message`, and `rpcStatus`, the `google.rpc.Status` in proto3 JSON, when the trailers

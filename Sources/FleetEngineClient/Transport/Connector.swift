@@ -134,11 +134,12 @@ struct Connector: Sendable {
     /// NIOHTTP2's checks of header blocks and content lengths are off. Every field the client sends
     /// was checked by the Wire layer when the request head was built (``GRPCRequestHead``: names,
     /// values, pseudo-header order), so NIOHTTP2's second check of each outgoing block only cost
-    /// time (with its check of incoming blocks, about 3% of a call's CPU). Incoming blocks go to ``GRPCResponseReader``, which takes
-    /// the fields gRPC gives a meaning by name and turns a response that lacks them or does not
-    /// read as gRPC into a status (as it does for bytes from a capture); gRPC responses carry no
-    /// `content-length`. With NIOHTTP2's check, a malformed block from the server closed the whole
-    /// connection and failed every call on it; now it fails its own call only.
+    /// time (with its check of incoming blocks, about 3% of a call's CPU). Incoming blocks go to
+    /// ``GRPCResponseReader``, which takes the fields gRPC gives a meaning by name and turns a
+    /// response that lacks them or does not read as gRPC into a status (as it does for bytes from
+    /// a capture); gRPC responses carry no `content-length`. With NIOHTTP2's check, a malformed
+    /// block from the server closed the whole connection and failed every call on it; now it fails
+    /// its own call only.
     static let connectionConfiguration: NIOHTTP2Handler.ConnectionConfiguration = {
         var configuration = NIOHTTP2Handler.ConnectionConfiguration()
         configuration.headerBlockValidation = .disabled

@@ -280,6 +280,24 @@ final class CountingTokenProvider: TokenProvider {
     }
 }
 
+/// Hands out the given tokens in turn, the last one from then on, and counts the requests.
+final class SuccessiveTokenProvider: TokenProvider {
+    private let tokens: [String]
+    private let asked = Mutex(0)
+
+    init(_ tokens: [String]) { self.tokens = tokens }
+
+    var count: Int { asked.withLock { $0 } }
+
+    func token(for request: TokenRequest) async throws -> FleetEngineToken {
+        let index = asked.withLock { count in
+            defer { count += 1 }
+            return min(count, tokens.count - 1)
+        }
+        return FleetEngineToken(value: tokens[index])
+    }
+}
+
 /// A provider that never answers until cancelled.
 struct HangingTokenProvider: TokenProvider {
     func token(for request: TokenRequest) async throws -> FleetEngineToken {
@@ -313,6 +331,27 @@ struct TokenProviderFailureTests {
             #expect(error.code == .unauthenticated)
             #expect(error.origin == .local)
             #expect(error.cause is NoCredentials)
+        }
+    }
+
+    @Test(
+        "a token that cannot go in a header fails the call with UNAUTHENTICATED, is not kept, and is asked for again",
+        arguments: ["SECRET\r\nx-injected: 1", "SECRET\tinside", "SECRET ", "SECRET-caf\u{E9}"])
+    func unsendableToken(bad: String) async throws {
+        let provider = SuccessiveTokenProvider([bad, "good-token"])
+        try await withEmulatorAndClient(tokenProvider: provider) { _, client in
+            let refused = try #require(
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(refused.code == .unauthenticated)
+            #expect(refused.origin == .local)
+            #expect(refused.message.contains("authorization"))
+            #expect(!"\(refused)".contains("SECRET"))
+            #expect(!String(describing: refused.cause as Any).contains("SECRET"))
+            // The next call for the same trip asks the provider again, and its token reaches the server.
+            let answered = try #require(
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a"), options: .init()) })
+            #expect(answered.code == .notFound)
+            #expect(provider.count == 2)
         }
     }
 }

@@ -29,8 +29,11 @@ struct TokenCacheTests {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 10)
         for trip in 0..<10 {
-            let token = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline)
-            #expect(token.value == "token-for-trip-\(trip)")
+            let issued = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline)
+            #expect(issued.token.value == "token-for-trip-\(trip)")
+            #expect(
+                issued.header?.field
+                    == GRPCMetadata.Field(name: "authorization", value: "Bearer token-for-trip-\(trip)"))
         }
         for trip in 0..<10 { _ = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline) }
         #expect(provider.count == 10)

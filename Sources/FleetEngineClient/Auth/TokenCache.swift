@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,18 @@ import Synchronization
 
 /// The tokens a client holds, one per provider, trip and kind of call, each kept until
 /// ``refreshMargin`` before it expires.
+///
+/// A token is checked once, when the provider hands it out, to be a value an `authorization`
+/// header can carry: one that cannot is not kept, and fails its call with UNAUTHENTICATED, so the
+/// next call asks the provider again instead of failing on the same token until it expires.
 final class TokenCache: Sendable {
+    /// A token as the cache hands it out.
+    struct Issued: Sendable {
+        var token: FleetEngineToken
+        /// `authorization: Bearer <token>`, checked; nil for an empty token, which is not sent.
+        var header: GRPCCheckedMetadataField?
+    }
+
     /// How long before its expiry a token is asked for again.
     static let refreshMargin: Duration = .seconds(60)
     /// The number of tokens kept by default: one per followed trip for consumer tokens, so well
@@ -26,7 +38,7 @@ final class TokenCache: Sendable {
     }
 
     private struct Entry {
-        var token: FleetEngineToken
+        var issued: Issued
         var expiry: ContinuousClock.Instant?
         /// When it was stored, as a count of the tokens stored before it.
         var serial: UInt64
@@ -51,14 +63,14 @@ final class TokenCache: Sendable {
     /// A token for `request`: the cached one while it is good, else a new one from the provider,
     /// which must answer before `deadline` (the call's): a provider that hangs fails the call with
     /// DEADLINE_EXCEEDED rather than holding it forever.
-    func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> FleetEngineToken {
+    func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> Issued {
         let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
         let now = ContinuousClock.now
         if !request.isRefresh,
             let cached = entries.withLock({ $0.tokens[key] }),
             cached.expiry.map({ now < $0 - Self.refreshMargin }) ?? true
         {
-            return cached.token
+            return cached.issued
         }
         let provider = self.provider
         let token = try await withThrowingTaskGroup(of: FleetEngineToken?.self) { group in
@@ -77,6 +89,7 @@ final class TokenCache: Sendable {
             }
             return token
         }
+        let issued = try Self.issue(token)
         let expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
         let capacity = self.capacity
         entries.withLock { entries in
@@ -84,9 +97,28 @@ final class TokenCache: Sendable {
                 Self.evict(&entries.tokens, capacity: capacity, now: now)
             }
             entries.stored &+= 1
-            entries.tokens[key] = Entry(token: token, expiry: expiry, serial: entries.stored)
+            entries.tokens[key] = Entry(issued: issued, expiry: expiry, serial: entries.stored)
         }
-        return token
+        return issued
+    }
+
+    /// `token` with its checked header.
+    ///
+    /// - Throws: UNAUTHENTICATED when the token cannot go in a header (a line break, a byte
+    ///   outside printable ASCII, a space at its end); the message says where, never what.
+    private static func issue(_ token: FleetEngineToken) throws(FleetEngineError) -> Issued {
+        guard !token.value.isEmpty else { return Issued(token: token, header: nil) }
+        do throws(WireError) {
+            let header = try GRPCCheckedMetadataField(name: "authorization", value: "Bearer " + token.value)
+            return Issued(token: token, header: header)
+        } catch {
+            throw FleetEngineError(
+                code: .unauthenticated,
+                message: "the token provider handed out a token that cannot be sent: \(error.message)",
+                origin: .local,
+                cause: error
+            )
+        }
     }
 
     /// The number of tokens held.

@@ -133,7 +133,7 @@ extension FleetEngineClient {
 
     private func token(
         for request: TokenRequest, deadline: ContinuousClock.Instant
-    ) async throws(FleetEngineError) -> FleetEngineToken {
+    ) async throws(FleetEngineError) -> TokenCache.Issued {
         do {
             return try await tokens.token(for: request, deadline: deadline)
         } catch let error as FleetEngineError {
@@ -193,7 +193,7 @@ extension FleetEngineClient {
     /// The request headers of one attempt (gRPC's PROTOCOL-HTTP2.md, "Requests"), with Fleet
     /// Engine's routing header and the bearer token.
     private func headers(
-        method: GRPCMethodPath, routing: String, token: FleetEngineToken, deadline: ContinuousClock.Instant,
+        method: GRPCMethodPath, routing: String, token: TokenCache.Issued, deadline: ContinuousClock.Instant,
         options: CallOptions
     ) throws(FleetEngineError) -> HPACKHeaders {
         let remaining = deadline - .now
@@ -207,7 +207,7 @@ extension FleetEngineClient {
             built.method = method
             built.timeout = GRPCTimeout(remaining)
             try built.appendMetadata(name: "x-goog-request-params", value: routing)
-            if !token.value.isEmpty { try built.appendMetadata(name: "authorization", value: "Bearer " + token.value) }
+            if let header = token.header { built.appendMetadata(header) }
             for field in options.metadata { try built.appendMetadata(name: field.name, value: field.value) }
             head = built
         } catch {

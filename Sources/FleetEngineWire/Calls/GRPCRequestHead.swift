@@ -104,13 +104,12 @@ public struct GRPCRequestHead: Hashable, Sendable {
     ///   value that is not base64, or another value that is not printable ASCII without spaces at
     ///   either end.
     public mutating func appendMetadata(name: String, value: String) throws(WireError) {
-        if let problem = HeaderFieldRules.metadataNameProblem(name) {
-            throw WireError(code: problem.code, message: "metadata name \"\(name)\" \(problem.reason)")
-        }
-        if let reason = HeaderFieldRules.metadataValueProblem(value, name: name) {
-            throw WireError(code: .invalidMetadata, message: "the value of metadata \"\(name)\" \(reason)")
-        }
-        metadata.append(name: name, value: value)
+        appendMetadata(try GRPCCheckedMetadataField(name: name, value: value))
+    }
+
+    /// Appends one custom metadata field that was checked when it was made.
+    public mutating func appendMetadata(_ checked: GRPCCheckedMetadataField) {
+        metadata.append(name: checked.field.name, value: checked.field.value)
     }
 
     /// Appends one binary custom metadata field, `value` as unpadded base64 (PROTOCOL-HTTP2,

@@ -136,6 +136,32 @@ struct GRPCRequestHeadTests {
             try head.appendMetadata(name: name, value: value)
         }
         #expect(error.message == message)
+        let checked = try #require(throws: WireError(.invalidMetadata)) {
+            _ = try GRPCCheckedMetadataField(name: name, value: value)
+        }
+        #expect(checked.message == message)
+    }
+
+    @Test("a field checked once goes on any number of heads as if appended by name and value")
+    func checkedFields() throws {
+        let token = try GRPCCheckedMetadataField(name: "authorization", value: "Bearer abc.def")
+        let trace = try GRPCCheckedMetadataField(name: "trace-bin", value: "AQIDBA")
+        var byName = try GRPCRequestHead(method: .getTrip, authority: "localhost")
+        try byName.appendMetadata(name: "authorization", value: "Bearer abc.def")
+        try byName.appendMetadata(name: "trace-bin", binaryValue: [1, 2, 3, 4])
+        for method in [GRPCMethodPath.getTrip, .updateTrip] {
+            var head = try GRPCRequestHead(method: method, authority: "localhost")
+            head.appendMetadata(token)
+            head.appendMetadata(trace)
+            #expect(head.metadata == byName.metadata)
+        }
+        #expect(throws: WireError(.reservedMetadata)) {
+            try GRPCCheckedMetadataField(name: "grpc-timeout", value: "1S")
+        }
+        let notBase64 = try #require(throws: WireError(.invalidMetadata)) {
+            try GRPCCheckedMetadataField(name: "c-bin", value: "AQ I")
+        }
+        #expect(notBase64.message.hasPrefix("the value of metadata \"c-bin\" is not base64"))
     }
 
     @Test("a -bin value must be base64, and binary values need a -bin name")

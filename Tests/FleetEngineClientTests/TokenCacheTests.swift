@@ -1,3 +1,4 @@
+import FleetEngineStatus
 import FleetEngineWire
 import Synchronization
 import Testing
@@ -69,5 +70,155 @@ struct TokenCacheTests {
         #expect(cache.count == 2)
         _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
         #expect(provider.count == 3)
+    }
+}
+
+@Suite("The token cache asks the provider once for calls that want the same token at the same time")
+struct TokenCacheSharingTests {
+    struct NoToken: Error {}
+
+    /// Holds every request until the test opens it; counts requests and cancelled requests.
+    final class GatedProvider: TokenProvider {
+        private struct State {
+            var asked = 0
+            var cancelled = 0
+            var isOpen = false
+        }
+        private let state = Mutex(State())
+        private let fails: Bool
+
+        init(fails: Bool = false) { self.fails = fails }
+
+        var asked: Int { state.withLock { $0.asked } }
+        var cancelled: Int { state.withLock { $0.cancelled } }
+        func open() { state.withLock { $0.isOpen = true } }
+
+        func token(for request: TokenRequest) async throws -> FleetEngineToken {
+            let number = state.withLock { state in
+                state.asked += 1
+                return state.asked
+            }
+            do {
+                // Bounded: at most 30 s, then the request fails.
+                for _ in 0..<30_000 where !state.withLock({ $0.isOpen }) { try await Task.sleep(for: .milliseconds(1)) }
+            } catch {
+                state.withLock { $0.cancelled += 1 }
+                throw error
+            }
+            if fails { throw NoToken() }
+            return FleetEngineToken(value: "token-\(number)\(request.isRefresh ? "-refreshed" : "")")
+        }
+    }
+
+    static func request(_ trip: Int, refresh: Bool = false) -> TokenRequest {
+        var request = TokenRequest(method: .getTrip, providerID: "test-project", tripID: "trip-\(trip)")
+        request.isRefresh = refresh
+        return request
+    }
+
+    static let farDeadline = ContinuousClock.now + .seconds(120)
+
+    /// Waits, at most 30 s, until `condition` holds.
+    static func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<30_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(condition())
+    }
+
+    @Test("sixteen calls for two trips cost two provider requests, and each call gets its trip's token")
+    func concurrentCallsShareOneRequest() async throws {
+        let provider = GatedProvider()
+        let cache = TokenCache(provider: provider)
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for call in 0..<16 {
+                group.addTask {
+                    let issued = try await cache.token(for: Self.request(call % 2), deadline: Self.farDeadline)
+                    return (call % 2, issued.token.value)
+                }
+            }
+            // The provider's requests run as tasks of their own, which may start a little later.
+            try await Self.eventually { cache.waitingCalls == 16 && provider.asked >= 2 }
+            #expect(provider.asked == 2)
+            provider.open()
+            var tokens: [Int: Set<String>] = [:]
+            for try await (trip, token) in group { tokens[trip, default: []].insert(token) }
+            #expect(tokens[0]?.count == 1)
+            #expect(tokens[1]?.count == 1)
+            #expect(tokens[0] != tokens[1])
+        }
+        #expect(provider.asked == 2)
+        #expect(cache.waitingCalls == 0)
+        _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        #expect(provider.asked == 2)
+    }
+
+    @Test("a refresh does not wait for a plain request under way, and refreshes share one")
+    func refreshesWaitOnlyForRefreshes() async throws {
+        let provider = GatedProvider()
+        let cache = TokenCache(provider: provider)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
+            try await Self.eventually { cache.waitingCalls == 1 }
+            for _ in 0..<3 {
+                group.addTask {
+                    try await cache.token(for: Self.request(0, refresh: true), deadline: Self.farDeadline).token.value
+                }
+            }
+            try await Self.eventually { cache.waitingCalls == 4 && provider.asked >= 2 }
+            #expect(provider.asked == 2)
+            provider.open()
+            var tokens: [String] = []
+            for try await token in group { tokens.append(token) }
+            #expect(tokens.filter { $0.hasSuffix("-refreshed") }.count == 3)
+            #expect(Set(tokens).count == 2)
+        }
+    }
+
+    @Test("when the last waiting call gives up, the provider's request is cancelled and the next call asks anew")
+    func abandonedRequestIsCancelled() async throws {
+        let provider = GatedProvider()
+        let cache = TokenCache(provider: provider)
+        let error = await #expect(throws: FleetEngineError.self) {
+            _ = try await cache.token(for: Self.request(0), deadline: .now + .milliseconds(50))
+        }
+        #expect(error?.code == .deadlineExceeded)
+        try await Self.eventually { provider.cancelled == 1 }
+        #expect(cache.waitingCalls == 0)
+        provider.open()
+        let issued = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        #expect(issued.token.value == "token-2")
+        #expect(provider.asked == 2)
+    }
+
+    @Test("a call cancelled while it waits ends at once; the others still get the token from the one request")
+    func cancelledWaiterLeavesOthers() async throws {
+        let provider = GatedProvider()
+        let cache = TokenCache(provider: provider)
+        let staying = Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
+        let leaving = Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
+        try await Self.eventually { cache.waitingCalls == 2 }
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await leaving.value }
+        #expect(cache.waitingCalls == 1)
+        #expect(provider.cancelled == 0)
+        provider.open()
+        #expect(try await staying.value == "token-1")
+        #expect(provider.asked == 1)
+    }
+
+    @Test("a provider's failure reaches every call waiting for it, and is not kept")
+    func failureReachesEveryWaiter() async throws {
+        let provider = GatedProvider(fails: true)
+        let cache = TokenCache(provider: provider)
+        let waiting = (0..<4).map { _ in
+            Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline) }
+        }
+        try await Self.eventually { cache.waitingCalls == 4 }
+        provider.open()
+        for task in waiting { await #expect(throws: NoToken.self) { _ = try await task.value } }
+        #expect(provider.asked == 1)
+        await #expect(throws: NoToken.self) {
+            _ = try await cache.token(for: Self.request(0, refresh: false), deadline: Self.farDeadline)
+        }
+        #expect(provider.asked == 2)
     }
 }

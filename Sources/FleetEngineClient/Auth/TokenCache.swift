@@ -47,6 +47,22 @@ final class TokenCache: Sendable {
     private struct Entries {
         var tokens: [Key: Entry] = [:]
         var stored: UInt64 = 0
+        /// The provider requests under way, each with the calls waiting for it.
+        var fetches: [FetchKey: Fetch] = [:]
+        var lastID: UInt64 = 0
+    }
+
+    /// Calls share a provider request when they want the same token, asked for the same way.
+    private struct FetchKey: Hashable {
+        var key: Key
+        var isRefresh: Bool
+    }
+
+    /// One request to the provider and the calls waiting for its answer.
+    private struct Fetch {
+        let id: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: UnsafeContinuation<Issued, any Error>] = [:]
     }
 
     private let provider: any TokenProvider
@@ -63,6 +79,13 @@ final class TokenCache: Sendable {
     /// A token for `request`: the cached one while it is good, else a new one from the provider,
     /// which must answer before `deadline` (the call's): a provider that hangs fails the call with
     /// DEADLINE_EXCEEDED rather than holding it forever.
+    ///
+    /// Calls that want the same token while the provider is being asked for it wait for that one
+    /// answer rather than asking again, so that a token expiring under load, or a service starting
+    /// many calls at once, costs the provider one request, not one per call. The request is
+    /// cancelled when the last call waiting for it gives up (its deadline, its cancellation), so a
+    /// provider that hangs is asked afresh by the next call. A refresh (after UNAUTHENTICATED) waits
+    /// only for another refresh: a plain request may still hand out the refused token.
     func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> Issued {
         let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
         let now = ContinuousClock.now
@@ -72,35 +95,133 @@ final class TokenCache: Sendable {
         {
             return cached.issued
         }
-        let provider = self.provider
-        let token = try await withThrowingTaskGroup(of: FleetEngineToken?.self) { group in
-            group.addTask { try await provider.token(for: request) }
+        let fetchKey = FetchKey(key: key, isRefresh: request.isRefresh)
+        return try await withThrowingTaskGroup(of: Issued?.self) { group in
+            group.addTask { try await self.wait(for: fetchKey, request: request) }
             group.addTask {
                 try await Task.sleep(until: deadline, clock: .continuous)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let token = first else {
+            guard let first = try await group.next(), let issued = first else {
                 throw FleetEngineError(
                     code: .deadlineExceeded,
                     message: "the token provider did not answer before the call's deadline",
                     origin: .local
                 )
             }
-            return token
+            return issued
         }
-        let issued = try Self.issue(token)
-        let expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
-        let capacity = self.capacity
-        entries.withLock { entries in
-            if entries.tokens[key] == nil, entries.tokens.count >= capacity {
-                Self.evict(&entries.tokens, capacity: capacity, now: now)
-            }
-            entries.stored &+= 1
-            entries.tokens[key] = Entry(issued: issued, expiry: expiry, serial: entries.stored)
-        }
-        return issued
     }
+
+    /// Waits for the provider's answer to the request for `fetchKey`, asking it if no call is
+    /// asking already; cancellation stops the wait at once.
+    private func wait(for fetchKey: FetchKey, request: TokenRequest) async throws -> Issued {
+        let waiterID = entries.withLock { entries in
+            entries.lastID &+= 1
+            return entries.lastID
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                enum Joined {
+                    case cancelled
+                    case waiting
+                    case asking(fetchID: UInt64)
+                }
+                let joined = entries.withLock { entries -> Joined in
+                    // Checked under the lock that `leave` takes, so a cancellation either comes
+                    // before this (and is seen here) or finds the waiter registered.
+                    if Task.isCancelled { return .cancelled }
+                    if entries.fetches[fetchKey] != nil {
+                        entries.fetches[fetchKey]?.waiters[waiterID] = continuation
+                        return .waiting
+                    }
+                    entries.lastID &+= 1
+                    var fetch = Fetch(id: entries.lastID)
+                    fetch.waiters[waiterID] = continuation
+                    entries.fetches[fetchKey] = fetch
+                    return .asking(fetchID: fetch.id)
+                }
+                switch joined {
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting: break
+                case .asking(let fetchID): start(fetchID, for: fetchKey, request: request)
+                }
+            }
+        } onCancel: {
+            leave(fetchKey, waiterID: waiterID)
+        }
+    }
+
+    /// Asks the provider for the fetch `fetchID`, and hands its answer to every call waiting.
+    private func start(_ fetchID: UInt64, for fetchKey: FetchKey, request: TokenRequest) {
+        let provider = self.provider
+        let task = Task {
+            let outcome: Result<(FleetEngineToken, Issued), any Error>
+            do {
+                let token = try await provider.token(for: request)
+                outcome = .success((token, try Self.issue(token)))
+            } catch {
+                outcome = .failure(error)
+            }
+            finish(fetchID, for: fetchKey, with: outcome)
+        }
+        let abandoned = entries.withLock { entries -> Bool in
+            guard entries.fetches[fetchKey]?.id == fetchID else { return true }
+            entries.fetches[fetchKey]?.task = task
+            return false
+        }
+        // Every waiter left (or the answer came) before the task was recorded.
+        if abandoned { task.cancel() }
+    }
+
+    /// Keeps a good token, and resumes the calls waiting for fetch `fetchID`.
+    private func finish(
+        _ fetchID: UInt64, for fetchKey: FetchKey, with outcome: Result<(FleetEngineToken, Issued), any Error>
+    ) {
+        let now = ContinuousClock.now
+        var expiry: ContinuousClock.Instant?
+        if case .success(let (token, _)) = outcome {
+            expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
+        }
+        let capacity = self.capacity
+        let waiters = entries.withLock { entries -> [UnsafeContinuation<Issued, any Error>] in
+            if case .success(let (_, issued)) = outcome {
+                let key = fetchKey.key
+                if entries.tokens[key] == nil, entries.tokens.count >= capacity {
+                    Self.evict(&entries.tokens, capacity: capacity, now: now)
+                }
+                entries.stored &+= 1
+                entries.tokens[key] = Entry(issued: issued, expiry: expiry, serial: entries.stored)
+            }
+            guard entries.fetches[fetchKey]?.id == fetchID else { return [] }
+            return entries.fetches.removeValue(forKey: fetchKey).map { Array($0.waiters.values) } ?? []
+        }
+        for waiter in waiters {
+            switch outcome {
+            case .success(let (_, issued)): waiter.resume(returning: issued)
+            case .failure(let error): waiter.resume(throwing: error)
+            }
+        }
+    }
+
+    /// A waiting call gave up: it stops waiting, and when it was the last, the provider's request
+    /// is cancelled.
+    private func leave(_ fetchKey: FetchKey, waiterID: UInt64) {
+        let (waiter, abandoned) = entries.withLock {
+            entries -> (UnsafeContinuation<Issued, any Error>?, Task<Void, Never>?) in
+            guard let waiter = entries.fetches[fetchKey]?.waiters.removeValue(forKey: waiterID) else {
+                return (nil, nil)
+            }
+            guard entries.fetches[fetchKey]?.waiters.isEmpty == true else { return (waiter, nil) }
+            return (waiter, entries.fetches.removeValue(forKey: fetchKey)?.task)
+        }
+        waiter?.resume(throwing: CancellationError())
+        abandoned?.cancel()
+    }
+
+    /// The number of calls waiting for the provider.
+    var waitingCalls: Int { entries.withLock { $0.fetches.values.reduce(0) { $0 + $1.waiters.count } } }
 
     /// `token` with its checked header.
     ///

@@ -157,10 +157,9 @@ final class TokenCache: Sendable {
     private func start(_ fetchID: UInt64, for fetchKey: FetchKey, request: TokenRequest) {
         let provider = self.provider
         let task = Task {
-            let outcome: Result<(FleetEngineToken, Issued), any Error>
+            let outcome: Result<Issued, any Error>
             do {
-                let token = try await provider.token(for: request)
-                outcome = .success((token, try Self.issue(token)))
+                outcome = .success(try Self.issue(try await provider.token(for: request)))
             } catch {
                 outcome = .failure(error)
             }
@@ -176,33 +175,23 @@ final class TokenCache: Sendable {
     }
 
     /// Keeps a good token, and resumes the calls waiting for fetch `fetchID`.
-    private func finish(
-        _ fetchID: UInt64, for fetchKey: FetchKey, with outcome: Result<(FleetEngineToken, Issued), any Error>
-    ) {
+    private func finish(_ fetchID: UInt64, for fetchKey: FetchKey, with outcome: Result<Issued, any Error>) {
         let now = ContinuousClock.now
-        var expiry: ContinuousClock.Instant?
-        if case .success(let (token, _)) = outcome {
-            expiry = token.expiration ?? Self.expiryClaim(of: token.value).map { now + $0 }
-        }
+        let good = try? outcome.get()
+        let expiry = good.flatMap { $0.token.expiration ?? Self.expiryClaim(of: $0.token.value).map { now + $0 } }
         let capacity = self.capacity
         let waiters = entries.withLock { entries -> [UnsafeContinuation<Issued, any Error>] in
-            if case .success(let (_, issued)) = outcome {
-                let key = fetchKey.key
-                if entries.tokens[key] == nil, entries.tokens.count >= capacity {
+            if let good {
+                if entries.tokens[fetchKey.key] == nil, entries.tokens.count >= capacity {
                     Self.evict(&entries.tokens, capacity: capacity, now: now)
                 }
                 entries.stored &+= 1
-                entries.tokens[key] = Entry(issued: issued, expiry: expiry, serial: entries.stored)
+                entries.tokens[fetchKey.key] = Entry(issued: good, expiry: expiry, serial: entries.stored)
             }
             guard entries.fetches[fetchKey]?.id == fetchID else { return [] }
             return entries.fetches.removeValue(forKey: fetchKey).map { Array($0.waiters.values) } ?? []
         }
-        for waiter in waiters {
-            switch outcome {
-            case .success(let (_, issued)): waiter.resume(returning: issued)
-            case .failure(let error): waiter.resume(throwing: error)
-            }
-        }
+        for waiter in waiters { waiter.resume(with: outcome) }
     }
 
     /// A waiting call gave up: it stops waiting, and when it was the last, the provider's request

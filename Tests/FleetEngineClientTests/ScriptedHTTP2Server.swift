@@ -12,6 +12,9 @@ final class ScriptedHTTP2Server: Sendable {
         /// HEADERS (:status 200, application/grpc), one DATA frame with `data` as it is (the gRPC
         /// prefix included or not, as the test wants), then trailers with `grpc-status`.
         case raw(data: [UInt8], grpcStatus: Int)
+        /// HEADERS and one DATA frame as in ``raw(data:grpcStatus:)``, and then nothing: the stream
+        /// stays open.
+        case unending(data: [UInt8])
         /// One HEADERS frame with END_STREAM: `:status` and whatever `fields` say.
         case headersOnly(status: String, fields: [(String, String)])
         /// One HEADERS frame with END_STREAM holding exactly `fields`, in order, however malformed
@@ -142,6 +145,11 @@ final class ScriptedHTTP2Server: Sendable {
                 let trailers: HPACKHeaders = ["grpc-status": "\(grpcStatus)"]
                 context.writeAndFlush(
                     wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
+            case .unending(let bytes):
+                let head: HPACKHeaders = [":status": "200", "content-type": "application/grpc"]
+                context.write(wrapOutboundOut(.headers(.init(headers: head))), promise: nil)
+                let buffer = context.channel.allocator.buffer(bytes: bytes)
+                context.writeAndFlush(wrapOutboundOut(.data(.init(data: .byteBuffer(buffer)))), promise: nil)
             case .headersOnly(let status, let fields):
                 var headers: HPACKHeaders = [":status": status]
                 for (name, value) in fields { headers.add(name: name, value: value) }

@@ -251,8 +251,13 @@ final class TokenCache: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let wall = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-        return .seconds(exp - wall)
+        // A claim a thousand years away is as good as never expiring (and one of 1e21 seconds
+        // would not fit in a `Duration`).
+        return .seconds(min(max(exp - wall, -Self.farClaim), Self.farClaim))
     }
+
+    /// The furthest an `exp` claim is taken to be from now, in seconds: about a thousand years.
+    private static let farClaim = 3.2e10
 
     /// The number after `"name":` at the top of a small JSON object; enough for `exp`, which is
     /// always a plain number, without a JSON parser in the call path.

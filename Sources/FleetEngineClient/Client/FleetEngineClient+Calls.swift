@@ -6,12 +6,17 @@ import NIOHPACK
 
 /// Per-call settings.
 public struct CallOptions: Sendable {
-    /// How long the call may take, retries included; the configuration's default when nil.
+    /// How long the call may take, retries included; the configuration's default when nil. A
+    /// timeout longer than ``longestTimeout`` is taken as that.
     public var timeout: Duration?
     /// The retry policy for this call; the configuration's when nil.
     public var retryPolicy: RetryPolicy?
     /// Extra request metadata (lower-case names; `-bin` names carry base64 values).
     public var metadata: [(name: String, value: String)]
+
+    /// The longest a call may be given, 100 years: as good as no deadline, and within what the
+    /// clocks that keep deadlines can count.
+    public static let longestTimeout: Duration = .seconds(100 * 365 * 86_400)
 
     /// Options from their parts.
     public init(
@@ -39,7 +44,7 @@ extension FleetEngineClient {
         options: CallOptions
     ) async throws(FleetEngineError) -> Response {
         let started = ContinuousClock.now
-        let timeout = options.timeout ?? configuration.defaultDeadline
+        let timeout = min(options.timeout ?? configuration.defaultDeadline, CallOptions.longestTimeout)
         let deadline = started + timeout
         let policy = options.retryPolicy ?? configuration.retryPolicy
         let body = try Self.framedBody(request.serializedBytes())
@@ -114,7 +119,7 @@ extension FleetEngineClient {
         deadline: ContinuousClock.Instant,
         generator: inout SystemRandomNumberGenerator
     ) -> Duration? {
-        if Task.isCancelled || pushback == .doNotRetry { return nil }
+        if Task.isCancelled || pushback == .doNotRetry || manager.isShutDown { return nil }
         // A request known not to have been processed (a refused stream, a connection that failed
         // before sending) is sent again at once, once, whatever the policy: gRPC's transparent retry.
         if error.isSafeToResend, attempt == 1 {
@@ -162,18 +167,18 @@ extension FleetEngineClient {
         switch outcome {
         case .failed(let error):
             return (.failure(error), .absent)
-        case .ended(let payloads, let status, let pushback):
+        case .ended(let payload, let status, let pushback):
             if let error = status.error { return (.failure(error), pushback) }
-            return (Self.decode(payloads), pushback)
+            return (Self.decode(payload), pushback)
         }
     }
 
-    private static func decode<Response: ProtobufMessage>(_ payloads: [[UInt8]]) -> Result<Response, FleetEngineError> {
-        guard payloads.count == 1, let payload = payloads.first else {
+    private static func decode<Response: ProtobufMessage>(_ payload: [UInt8]?) -> Result<Response, FleetEngineError> {
+        guard let payload else {
             return .failure(
                 FleetEngineError(
                     code: .internalError,
-                    message: "a unary call ended with \(payloads.count) response messages, not one",
+                    message: "the call ended with status OK but without a response message",
                     origin: .malformedResponse
                 ))
         }

@@ -6,9 +6,9 @@ import NIOHTTP2
 
 /// What one attempt of a unary call came to, as the connection saw it.
 enum CallAttemptOutcome: Sendable {
-    /// The call ended with a status: the response payloads (one for a unary call that succeeded),
-    /// the status, and the server's retry pushback from the trailers, if it sent one.
-    case ended(payloads: [[UInt8]], status: CallStatus, pushback: GRPCRetryPushback)
+    /// The call ended with a status: the response message (there is one when a unary call
+    /// succeeded), the status, and the server's retry pushback from the trailers, if it sent one.
+    case ended(payload: [UInt8]?, status: CallStatus, pushback: GRPCRetryPushback)
 
     /// The call failed without a status from the server: a connection failure, a local deadline, a
     /// cancellation. The error says whether the request may have been processed.
@@ -33,7 +33,8 @@ final class CallAttempt: @unchecked Sendable {
     let request: CallRequest
     let deadline: NIODeadline
     var reader: GRPCResponseReader
-    var payloads: [[UInt8]] = []
+    /// The response message, once it has arrived.
+    var payload: [UInt8]?
     /// The stream carrying the attempt, once it has one.
     var streamID: HTTP2StreamID?
     /// Whether the request's last frame went to the socket.

@@ -27,13 +27,19 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
     /// that a response of a few trips never waits for, or costs, a WINDOW_UPDATE.
     static let streamWindow = 1 << 20
     static let connectionWindow = 8 << 20
+    /// The highest stream id a client can open (RFC 9113 section 5.1.1: ids are 31 bits, and a
+    /// client's are odd).
+    static let lastStreamID = Int32.max
     /// The window every HTTP/2 connection starts with (RFC 9113 section 6.9.2).
     private static let initialConnectionWindow = 65_535
 
     private let status: ConnectionStatus
     private var context: ChannelHandlerContext?
     private var calls: [HTTP2StreamID: CallAttempt] = [:]
-    private var nextStreamID: Int32 = 1
+    /// The id of the next stream the client opens (odd, RFC 9113 section 5.1.1); internal so that
+    /// tests can bring a connection near the end of its ids.
+    var nextStreamID: Int32 = 1
+    private var usedUpStreamIDs = false
     private var goAwayLastStreamID: HTTP2StreamID?
     private var isClosed = false
     private var closesWhenIdle = false
@@ -68,7 +74,7 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
                         origin: .connection(requestSent: false), cause: status.closeReason)))
             return
         }
-        guard goAwayLastStreamID == nil, nextStreamID < Int32.max - 1 else {
+        guard goAwayLastStreamID == nil, !usedUpStreamIDs else {
             // No new streams on a connection that is going away (or has used up its stream ids):
             // the call is sent again on a new connection.
             attempt.complete(
@@ -79,7 +85,15 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         let streamID = HTTP2StreamID(nextStreamID)
-        nextStreamID += 2
+        if nextStreamID == Self.lastStreamID {
+            // Stream ids cannot be reused: new calls go to a new connection, and this one closes
+            // when its calls have ended.
+            usedUpStreamIDs = true
+            status.recordDraining()
+            closesWhenIdle = true
+        } else {
+            nextStreamID += 2
+        }
         attempt.streamID = streamID
         calls[streamID] = attempt
         armDeadlineTimer(for: attempt.deadline)
@@ -243,11 +257,17 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             case .responseHead:
                 break
             case .message(let payload):
-                attempt.payloads.append(payload)
+                guard attempt.payload == nil else {
+                    // A unary call has one response message. Ending the call at the second keeps
+                    // a server that streams messages from piling them up until its deadline.
+                    finish(attempt, .failed(Self.secondMessage))
+                    return
+                }
+                attempt.payload = payload
             case .end(let callStatus, let trailers):
                 finish(
                     attempt,
-                    .ended(payloads: attempt.payloads, status: callStatus, pushback: trailers.retryPushbackAdvice))
+                    .ended(payload: attempt.payload, status: callStatus, pushback: trailers.retryPushbackAdvice))
                 return
             }
         }
@@ -299,7 +319,7 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             finish(attempt, .failed(Self.leftOutByGoAway(streamID: streamID, last: last)))
         } else {
             let code = FleetEngineStatus.HTTP2ErrorCode(rawValue: UInt32((reason ?? .internalError).networkCode))
-            finish(attempt, .ended(payloads: [], status: CallStatus(rstStreamErrorCode: code), pushback: .absent))
+            finish(attempt, .ended(payload: nil, status: CallStatus(rstStreamErrorCode: code), pushback: .absent))
         }
     }
 
@@ -314,6 +334,10 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             finish(attempt, .failed(Self.leftOutByGoAway(streamID: attempt.streamID ?? last, last: last)))
         }
     }
+
+    private static let secondMessage = FleetEngineError(
+        code: .internalError, message: "the server sent a second response message on a unary call",
+        origin: .malformedResponse)
 
     private static func leftOutByGoAway(streamID: HTTP2StreamID, last: HTTP2StreamID) -> FleetEngineError {
         FleetEngineError(

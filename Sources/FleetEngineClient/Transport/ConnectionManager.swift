@@ -135,6 +135,9 @@ final class ConnectionManager: Sendable {
         waiter?.resume(throwing: error)
     }
 
+    /// Whether ``beginGracefulShutdown()`` was called: no call is sent again after that.
+    var isShutDown: Bool { shared.withLock { $0.shutdownRequested } }
+
     static let shutDownError = FleetEngineError(
         code: .unavailable,
         message: "the client is shut down, or its run() is not running",

@@ -77,7 +77,7 @@ struct Connector: Sendable {
                             keepalive: keepalive,
                             hasCallsInFlight: { table.hasCalls },
                             onGoAway: {
-                                status.recordGoAway()
+                                status.recordDraining()
                                 onGoAway(connection)
                             },
                             onClose: { error in

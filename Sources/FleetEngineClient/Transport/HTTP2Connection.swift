@@ -3,23 +3,25 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP2
 
-/// What other threads need to know about a connection: whether the server sent GOAWAY, and why the
-/// connection ended.
+/// What other threads need to know about a connection: whether it takes new calls, and why it
+/// ended.
 final class ConnectionStatus: Sendable {
     private struct State {
-        var receivedGoAway = false
+        var isDraining = false
         var closeReason: (any Error)?
     }
 
     private let state = NIOLockedValueBox(State())
 
-    var receivedGoAway: Bool { state.withLockedValue { $0.receivedGoAway } }
+    /// Whether the connection takes no new calls: the server sent GOAWAY, or the client has used up
+    /// the connection's stream ids.
+    var isDraining: Bool { state.withLockedValue { $0.isDraining } }
 
     /// Why the connection ended, if it ended with an error.
     var closeReason: (any Error)? { state.withLockedValue { $0.closeReason } }
 
-    func recordGoAway() {
-        state.withLockedValue { $0.receivedGoAway = true }
+    func recordDraining() {
+        state.withLockedValue { $0.isDraining = true }
     }
 
     func recordCloseReason(_ error: any Error) {
@@ -39,7 +41,7 @@ final class HTTP2Connection: Sendable {
     let id: Int
     let channel: any Channel
     let status: ConnectionStatus
-    private let table: CallTable
+    let table: CallTable
 
     init(id: Int, channel: any Channel, status: ConnectionStatus, table: CallTable) {
         self.id = id
@@ -48,9 +50,10 @@ final class HTTP2Connection: Sendable {
         self.table = table
     }
 
-    /// Whether new calls may use this connection: open, and no GOAWAY received.
+    /// Whether new calls may use this connection: open, with no GOAWAY received and stream ids
+    /// left.
     var acceptsNewCalls: Bool {
-        channel.isActive && !status.receivedGoAway
+        channel.isActive && !status.isDraining
     }
 
     /// Why the connection ended, if it ended with an error.

@@ -1,0 +1,117 @@
+import FleetEngineCodec
+import FleetEngineStatus
+import FleetEngineWire
+import Logging
+import NIOCore
+import Testing
+
+@testable import FleetEngineClient
+
+@Suite("Calls at the edges: stream ids used up, shutdown, extreme timeouts and expiries, streamed answers")
+struct ClientLimitsTests {
+    @Test(
+        "a connection that has used its last stream id takes no new calls: they go to a new connection, and it closes",
+        .timeLimit(.minutes(1)))
+    func streamIDsUsedUp() async throws {
+        let trip = Fixtures.trip(named: Fixtures.name("ids"))
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
+            server, client in
+            #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
+            let first = try await client.manager.connection(deadline: .now + .seconds(10))
+            // As if the connection had carried a billion calls: the next stream is its last.
+            try await first.channel.eventLoop.submit { first.table.nextStreamID = CallTable.lastStreamID }.get()
+            #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
+            #expect(!first.acceptsNewCalls)
+            #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
+            let second = try await client.manager.connection(deadline: .now + .seconds(10))
+            #expect(second.id != first.id)
+            try await first.channel.closeFuture.get()
+            #expect(server.callCount == 3)
+        }
+    }
+
+    @Test("a call after a graceful shutdown fails with UNAVAILABLE and is not retried")
+    func noRetriesAfterShutdown() async throws {
+        let records = RecordingLogHandler.Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let client = try FleetEngineClient(
+            configuration: .plaintext(port: 1), tokenProvider: NoTokenProvider(), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            client.beginGracefulShutdown()
+            try await group.waitForAll()
+        }
+        let error = await fleetEngineError {
+            _ = try await client.getTrip(named: Fixtures.name("late"), options: CallOptions(retryPolicy: .fleetEngine))
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.contains("shut down") == true)
+        let retries = records.all.filter { $0.text.hasPrefix("retrying") }
+        #expect(retries.isEmpty, "\(retries.map(\.text))")
+    }
+
+    @Test(
+        "a timeout beyond what the clocks count is taken as the longest one: the call succeeds",
+        arguments: [Duration.seconds(10_000_000_000), .seconds(Int64.max)])
+    func hugeTimeout(timeout: Duration) async throws {
+        let trip = Fixtures.trip(named: Fixtures.name("patient"))
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
+            server, client in
+            let received = try await client.getTrip(
+                named: Fixtures.name("patient"), options: CallOptions(timeout: timeout))
+            #expect(received == trip)
+            // 100 years, less what the call took before its headers were built.
+            let sent = try #require(server.requestHeaders.first?.first(name: "grpc-timeout"))
+            let duration = try #require(GRPCTimeout(headerValue: sent)).duration
+            #expect(
+                duration > CallOptions.longestTimeout - .seconds(60) && duration <= CallOptions.longestTimeout,
+                "\(sent)")
+        }
+    }
+
+    @Test("a JWT whose exp claim no Duration can hold is taken as a thousand years away, and the call goes ahead")
+    func hugeExpiryClaim() async throws {
+        // {"exp":100000000000000000000000}
+        let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjEwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMH0.c2ln"
+        let expiry = try #require(TokenCache.expiryClaim(of: token))
+        #expect(expiry > .seconds(900 * 365 * 86_400) && expiry < .seconds(1_100 * 365 * 86_400))
+        let trip = Fixtures.trip(named: Fixtures.name("exp"))
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let server = try await ScriptedHTTP2Server(script: { _ in .raw(data: answer, grpcStatus: 0) })
+        try await withFleetEngineClient(
+            configuration: .plaintext(port: server.port), tokenProvider: StaticTokenProvider(token)
+        ) { client in
+            let received = try await client.getTrip(named: Fixtures.name("exp"))
+            #expect(received == trip)
+            #expect(server.requestHeaders.first?.first(name: "authorization") == "Bearer " + token)
+        }
+        await server.close()
+    }
+
+    @Test("a second response message on a unary call ends the call then, without waiting for the stream's end")
+    func secondMessageEndsTheCall() async throws {
+        let trip = Fixtures.trip(named: Fixtures.name("chatty"))
+        let one = MalformedResponseTests.framed(trip.serializedBytes())
+        try await MalformedResponseTests.withScriptedServer({ _ in .unending(data: one + one) }) { _, client in
+            let error = await fleetEngineError {
+                _ = try await client.getTrip(
+                    named: Fixtures.name("chatty"), options: CallOptions(timeout: .seconds(10)))
+            }
+            #expect(error?.code == .internalError)
+            #expect(error?.origin == .malformedResponse)
+            #expect(error?.message == "the server sent a second response message on a unary call")
+        }
+    }
+
+    @Test("a stream that ends OK without a message: INTERNAL, malformed response")
+    func noMessage() async throws {
+        try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: [], grpcStatus: 0) }) { _, client in
+            let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("mute")) }
+            #expect(error?.code == .internalError)
+            #expect(error?.origin == .malformedResponse)
+            #expect(error?.message == "the call ended with status OK but without a response message")
+        }
+    }
+}

@@ -79,12 +79,22 @@ public struct TripParts: Sendable, Hashable {
     /// The ETA to this trip's waypoint of `type`, when one remains.
     private static func eta(of type: WaypointType, in trip: Trip) -> Timestamp? {
         let tripID = TripModel.tripID(of: trip.name)
-        guard
-            let index = trip.remainingWaypoints.firstIndex(where: {
-                $0.waypointType == type && ($0.tripID.isEmpty || $0.tripID == tripID)
-            })
-        else { return nil }
+        guard let index = trip.remainingWaypoints.firstIndex(where: { isOwn($0, type, tripID: tripID) }) else {
+            return nil
+        }
         if index == 0, let first = trip.etaToFirstWaypoint { return first }
         return trip.remainingWaypoints[index].eta
+    }
+
+    /// Whether the first remaining stop is this trip's pickup or dropoff, so that
+    /// `eta_to_first_waypoint` is its pickup or dropoff ETA.
+    static func firstStopIsOwn(in trip: Trip) -> Bool {
+        guard let first = trip.remainingWaypoints.first else { return false }
+        let tripID = TripModel.tripID(of: trip.name)
+        return isOwn(first, .pickupWaypointType, tripID: tripID) || isOwn(first, .dropOffWaypointType, tripID: tripID)
+    }
+
+    private static func isOwn(_ waypoint: TripWaypoint, _ type: WaypointType, tripID: String) -> Bool {
+        waypoint.waypointType == type && (waypoint.tripID.isEmpty || waypoint.tripID == tripID)
     }
 }

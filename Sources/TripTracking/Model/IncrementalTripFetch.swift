@@ -47,11 +47,18 @@ public enum IncrementalTripFetch {
             merged.currentRouteSegmentTraffic = held.currentRouteSegmentTraffic
         }
         if isUnchanged(sent: request.remainingWaypointsRouteVersion, now: response.remainingWaypointsRouteVersion) {
+            var used = Set<Int>()
             for index in merged.remainingWaypoints.indices {
                 let waypoint = merged.remainingWaypoints[index]
-                guard let earlier = held.remainingWaypoints.first(where: { isSameStop($0, waypoint) }) else {
+                guard
+                    let heldIndex = held.remainingWaypoints.indices.first(where: {
+                        !used.contains($0) && isSameStop(held.remainingWaypoints[$0], waypoint)
+                    })
+                else {
                     continue
                 }
+                used.insert(heldIndex)
+                let earlier = held.remainingWaypoints[heldIndex]
                 if waypoint.pathToWaypoint.isEmpty {
                     merged.remainingWaypoints[index].pathToWaypoint = earlier.pathToWaypoint
                 }

@@ -4,7 +4,10 @@ extension TripModel {
     /// One refresh's events and who gets them, taken under the lock and delivered after it.
     struct Delivery {
         var events: [TripEvent]
-        var subscribers: [any TripModelSubscriber]
+        var subscribers: [(key: ObjectIdentifier, subscriber: any TripModelSubscriber)]
+        /// The generation the events belong to: a subscriber is called only while it is still
+        /// registered and following has not stopped or restarted since.
+        var generation: UInt64
         var streams: [(id: Int, continuation: TripUpdates.Continuation)]
         /// Streams to finish after the events: following ended.
         var finishing: [TripUpdates.Continuation] = []
@@ -16,7 +19,8 @@ extension TripModel {
 
         init(events: [TripEvent], state: State) {
             self.events = events
-            subscribers = events.isEmpty ? [] : state.subscribers.map(\.subscriber)
+            subscribers = events.isEmpty ? [] : state.subscribers
+            generation = state.generation
             streams = events.isEmpty ? [] : state.streams
         }
 
@@ -24,7 +28,9 @@ extension TripModel {
         /// is full is ended with RESOURCE_EXHAUSTED rather than losing events silently.
         func perform(from model: TripModel) {
             for event in events {
-                for subscriber in subscribers { subscriber.deliver(event, from: model) }
+                for (key, subscriber) in subscribers where model.stillWants(key, generation: generation) {
+                    subscriber.deliver(event, from: model)
+                }
             }
             for (_, continuation) in streams {
                 for event in events {
@@ -37,9 +43,21 @@ extension TripModel {
             }
             for continuation in finishing { continuation.finish() }
             if let endState {
-                for subscriber in endingSubscribers { subscriber.tripModel(model, didEndFollowingWith: endState) }
+                for subscriber in endingSubscribers
+                where model.stillWants(ObjectIdentifier(subscriber), generation: generation) {
+                    subscriber.tripModel(model, didEndFollowingWith: endState)
+                }
             }
             wakeup.perform()
+        }
+    }
+
+    /// Whether the subscriber `key` is still registered and following is still at `generation`:
+    /// asked before each callback, so that a subscriber that left, or a following that stopped,
+    /// while a refresh was being delivered hears no more of it.
+    func stillWants(_ key: ObjectIdentifier, generation: UInt64) -> Bool {
+        state.withLock { state in
+            state.generation == generation && state.subscribers.contains { $0.key == key }
         }
     }
 

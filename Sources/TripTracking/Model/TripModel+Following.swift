@@ -8,12 +8,15 @@ extension TripModel {
     /// a followed trip costs a timer, not a suspended task).
     func follow(generation: UInt64) async {
         guard
-            let (held, heldParts, options, waiters) = state.withLock({ state in
-                state.isCurrent(generation) ? (state.trip, state.parts, state.options, state.takeWaiters()) : nil
+            let (held, heldParts, options, waiters, heldView) = state.withLock({ state in
+                state.isCurrent(generation)
+                    ? (state.trip, state.parts, state.options, state.takeWaiters(), state.heldView) : nil
             })
         else { return }
         let started = ContinuousClock.now
-        let request = IncrementalTripFetch.request(name: name, holding: held, view: options.view)
+        // Versions held under another view do not vouch for what this view shows: fetch it whole.
+        let base = heldView == options.view ? held : nil
+        let request = IncrementalTripFetch.request(name: name, holding: base, view: options.view)
         let outcome: Result<Trip, FleetEngineError>
         do throws(FleetEngineError) {
             if let providerMismatch { throw providerMismatch }
@@ -29,8 +32,8 @@ extension TripModel {
         let delivery: Delivery?
         switch outcome {
         case .success(let response):
-            let trip = IncrementalTripFetch.merge(response, answering: request, into: held)
-            delivery = record(trip, comparedWith: held, heldParts, generation: generation)
+            let trip = IncrementalTripFetch.merge(response, answering: request, into: base)
+            delivery = record(trip, comparedWith: held, heldParts, view: options.view, generation: generation)
         case .failure(let error):
             logger.debug("refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
             (delivery, backoff) = state.withLock { state -> (Delivery?, Duration?) in
@@ -54,17 +57,20 @@ extension TripModel {
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following
     /// when the trip is final.
-    private func record(_ trip: Trip, comparedWith held: Trip?, _ heldParts: TripParts, generation: UInt64)
+    private func record(
+        _ trip: Trip, comparedWith held: Trip?, _ heldParts: TripParts, view: TripView, generation: UInt64
+    )
         -> Delivery?
     {
         let parts = TripParts(trip)
         var fields = parts.changedFields(since: heldParts)
-        if Self.otherFieldsDiffer(held, trip) { fields.insert(.other) }
+        if Self.otherFieldsDiffer(held, trip, changed: fields) { fields.insert(.other) }
         let events = TripEvent.events(for: trip, parts: parts, fields: fields)
         let isFinal = trip.tripStatus == .complete || trip.tripStatus == .canceled
         return state.withLock { state -> Delivery? in
             guard state.isCurrent(generation) else { return nil }
             state.trip = trip
+            state.heldView = view
             state.parts = parts
             state.serverFailures = 0
             var delivery = Delivery(events: events, state: state)
@@ -73,6 +79,7 @@ extension TripModel {
                 delivery.ended = true
                 delivery.endState = state.phase
                 delivery.endingSubscribers = state.subscribers.map(\.subscriber)
+                delivery.generation = state.generation
             }
             return delivery
         }
@@ -145,23 +152,32 @@ extension TripModel {
     /// Whether the trips differ in a field that has no event of its own: the held trip with the
     /// new trip's parts put in is compared with the new trip. One copy, and the parts compare
     /// equal at once (they share their storage), so the cost is that of the other fields.
-    static func otherFieldsDiffer(_ held: Trip?, _ trip: Trip) -> Bool {
+    ///
+    /// A version moves with its part, and counts as another change only when its part did not
+    /// change (a change the view hides, such as another rider's path); `eta_to_first_waypoint`
+    /// counts when it is not this trip's pickup or dropoff ETA, that is when the first stop is
+    /// someone else's or an intermediate destination.
+    static func otherFieldsDiffer(_ held: Trip?, _ trip: Trip, changed: TripPropertyFields) -> Bool {
         guard var rest = held else { return true }
         rest.tripStatus = trip.tripStatus
         rest.remainingDistanceMeters = trip.remainingDistanceMeters
         rest.route = trip.route
         rest.currentRouteSegment = trip.currentRouteSegment
-        rest.currentRouteSegmentVersion = trip.currentRouteSegmentVersion
         rest.lastLocation = trip.lastLocation
         rest.pickupPoint = trip.pickupPoint
         rest.dropoffPoint = trip.dropoffPoint
-        rest.etaToFirstWaypoint = trip.etaToFirstWaypoint
         rest.remainingWaypoints = trip.remainingWaypoints
-        rest.remainingWaypointsVersion = trip.remainingWaypointsVersion
-        rest.remainingWaypointsRouteVersion = trip.remainingWaypointsRouteVersion
         rest.intermediateDestinations = trip.intermediateDestinations
         rest.currentRouteSegmentTraffic = trip.currentRouteSegmentTraffic
-        rest.currentRouteSegmentTrafficVersion = trip.currentRouteSegmentTrafficVersion
+        if changed.contains(.activeRoute) { rest.currentRouteSegmentVersion = trip.currentRouteSegmentVersion }
+        if changed.contains(.remainingWaypoints) {
+            rest.remainingWaypointsVersion = trip.remainingWaypointsVersion
+            rest.remainingWaypointsRouteVersion = trip.remainingWaypointsRouteVersion
+        }
+        if changed.contains(.activeRouteTraffic) {
+            rest.currentRouteSegmentTrafficVersion = trip.currentRouteSegmentTrafficVersion
+        }
+        if TripParts.firstStopIsOwn(in: trip) { rest.etaToFirstWaypoint = trip.etaToFirstWaypoint }
         return rest != trip
     }
 }

@@ -15,6 +15,8 @@ extension TripModel {
         /// The whole trip last delivered, and its parts, which the next refresh is compared with.
         var trip: Trip?
         var parts: TripParts = .none
+        /// The view `trip` was fetched with.
+        var heldView: TripView?
         /// The timer of the next refresh, while no refresh is under way.
         var timer: PendingRefresh?
         var nextTimerID: UInt64 = 0

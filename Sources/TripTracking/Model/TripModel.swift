@@ -88,18 +88,28 @@ public final class TripModel: Sendable {
     public var tripID: String { Self.tripID(of: name) }
 
     /// Starts sending `subscriber` this trip's events; the first registration starts the refreshes.
-    /// Registering a subscriber twice has no further effect.
+    /// Registering a subscriber twice has no further effect. On a model whose following has ended
+    /// or stopped the subscriber is not kept: it is told so at once
+    /// (``TripModelSubscriber/tripModel(_:didEndFollowingWith:)``), as an ``updates`` iterator
+    /// made then finishes at once.
     public func register(_ subscriber: any TripModelSubscriber) {
-        let start = state.withLock { state -> UInt64? in
+        let (start, over) = state.withLock { state -> (UInt64?, TripModelState?) in
             let key = ObjectIdentifier(subscriber)
-            guard !state.subscribers.contains(where: { $0.key == key }) else { return nil }
+            guard !state.subscribers.contains(where: { $0.key == key }) else { return (nil, nil) }
+            switch state.phase {
+            case .ended, .stopped: return (nil, state.phase)
+            case .idle, .following: break
+            }
             state.subscribers.append((key, subscriber))
-            return state.listenerAdded()
+            return (state.listenerAdded(), nil)
         }
+        if let over { subscriber.tripModel(self, didEndFollowingWith: over) }
         if let start { starter(self, start) }
     }
 
-    /// Stops sending `subscriber` events; when nobody is left, the refreshes stop.
+    /// Stops sending `subscriber` events; when nobody is left, the refreshes stop. Once this
+    /// returns the subscriber is not called again (from inside one of its own callbacks too), but
+    /// for a callback that another thread is making at that moment.
     public func unregister(_ subscriber: any TripModelSubscriber) {
         let wakeup = state.withLock { state -> Wakeup in
             let key = ObjectIdentifier(subscriber)

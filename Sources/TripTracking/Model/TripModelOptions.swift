@@ -4,7 +4,9 @@ import FleetEngineCodec
 public struct TripModelOptions: Sendable, Hashable {
     /// How long after one refresh began the next one begins (the Consumer SDK's
     /// `autoRefreshTimeInterval`); 5 seconds by default. A change takes effect at once: a model
-    /// waiting out a longer interval refreshes as soon as the new one has passed.
+    /// waiting out a longer interval refreshes as soon as the new one has passed. Zero or less:
+    /// each refresh begins as soon as the one before has ended. Centuries (any length a `Duration`
+    /// holds): the trip is refreshed only when ``TripModel/refresh()`` asks.
     public var autoRefreshTimeInterval: Duration
     /// The wait before the refresh after a server or network failure (already retried by the client
     /// within its deadline); it doubles with each further such failure in a row, with ±20 %

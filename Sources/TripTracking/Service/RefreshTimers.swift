@@ -53,8 +53,9 @@ final class RefreshTimers: Sendable {
 
     /// The tick nearest `remaining` from now, in uptime nanoseconds.
     private static func tickDeadline(in remaining: Duration) -> UInt64 {
-        let (seconds, attoseconds) = remaining.components
-        let nanoseconds = UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        // NIO's conversion saturates at about 292 years: an interval meant as "never" does not
+        // overflow.
+        let nanoseconds = UInt64(max(0, TimeAmount(remaining).nanoseconds))
         let exact = NIODeadline.now().uptimeNanoseconds + nanoseconds
         return (exact + tick / 2) / tick * tick
     }

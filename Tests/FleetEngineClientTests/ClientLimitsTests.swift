@@ -114,4 +114,31 @@ struct ClientLimitsTests {
             #expect(error?.message == "the call ended with status OK but without a response message")
         }
     }
+
+    @Test(
+        "page tokens that come round again end a search with INTERNAL, after the trips of every page",
+        arguments: [["a", "a"], ["a", "b", "a"]])
+    func pageTokensGoRound(tokens: [String]) async throws {
+        let trips = tokens.indices.map { Fixtures.trip(named: Fixtures.name("page-\($0)")) }
+        let pages = zip(trips, tokens).map { trip, token in
+            var page = SearchTripsResponse()
+            page.trips = [trip]
+            page.nextPageToken = token
+            return MalformedResponseTests.framed(page.serializedBytes())
+        }
+        try await MalformedResponseTests.withScriptedServer({ call in
+            call <= pages.count ? .raw(data: pages[call - 1], grpcStatus: 0) : .reset(.refusedStream)
+        }) { server, client in
+            var search = SearchTripsRequest()
+            search.parent = "providers/\(Fixtures.provider)"
+            var received: [Trip] = []
+            let error = await fleetEngineError {
+                for try await trip in client.searchTrips(search) { received.append(trip) }
+            }
+            #expect(received == trips)
+            #expect(error?.code == .internalError)
+            #expect(error?.message.hasPrefix("the server returned page token a a second time") == true)
+            #expect(server.callCount == tokens.count)
+        }
+    }
 }

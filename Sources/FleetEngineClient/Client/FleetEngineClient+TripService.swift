@@ -85,7 +85,9 @@ extension FleetEngineClient {
     }
 
     /// `SearchTrips` as a sequence of trips that fetches the next page (with `next_page_token`)
-    /// when the one before is used up. Each page is one call with `options`.
+    /// when the one before is used up. Each page is one call with `options`. A server that hands
+    /// out a page token a second time would make the search go round for ever: the sequence ends
+    /// with INTERNAL after that page's trips.
     public func searchTrips(_ request: SearchTripsRequest, options: CallOptions = CallOptions()) -> TripSearch {
         TripSearch(client: self, request: request, options: options)
     }
@@ -156,6 +158,10 @@ public struct TripSearch: AsyncSequence, Sendable {
         var buffer: [Trip] = []
         var index = 0
         var finished = false
+        /// The page tokens sent so far: a server that hands one out again would page forever.
+        var sentPageTokens: Set<String> = []
+        /// An error that ends the search once the trips before it have been handed out.
+        var pendingFailure: FleetEngineError?
 
         init(client: FleetEngineClient, request: SearchTripsRequest, options: CallOptions) {
             self.client = client
@@ -166,16 +172,23 @@ public struct TripSearch: AsyncSequence, Sendable {
         /// The next trip, fetching a page when needed; nil at the end.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(FleetEngineError) -> Trip? {
             while index == buffer.count {
+                if let failure = pendingFailure {
+                    pendingFailure = nil
+                    throw failure
+                }
                 if finished { return nil }
                 let response = try await client.searchTripsPage(request, options: options)
                 buffer = response.trips
                 index = 0
+                sentPageTokens.insert(request.pageToken)
                 if response.nextPageToken.isEmpty {
                     finished = true
-                } else if response.nextPageToken == request.pageToken {
-                    throw FleetEngineError(
+                } else if sentPageTokens.contains(response.nextPageToken) {
+                    // The page's trips are still handed out; the error comes after them.
+                    finished = true
+                    pendingFailure = FleetEngineError(
                         code: .internalError,
-                        message: "the server returned the page token it was sent (\(request.pageToken)), "
+                        message: "the server returned page token \(response.nextPageToken) a second time, "
                             + "so the search would never end",
                         origin: .malformedResponse
                     )

@@ -19,7 +19,7 @@ struct StatusDetailTests {
 
     @Test(arguments: typed)
     func typeIsTheNameAfterTheLastSlashWhateverTheHost(detail: StatusDetail, typeName: String) {
-        for prefix in ["", "/", "example.com/", "https://types.example.com/a/b/"] {
+        for prefix in ["/", "example.com/", "https://types.example.com/a/b/"] {
             let any = SampleDetails.any(prefix + typeName, detail.anyMessage.value)
             #expect(StatusDetail(any) == detail, "\(prefix)")
         }
@@ -40,6 +40,7 @@ struct StatusDetailTests {
         "type.googleapis.com/google.rpc.ErrorInfo/",
         "type.googleapis.com/google.rpc.ErrorInfo ",
         "google.rpc.ErrorInfo.Extra",
+        "google.rpc.ErrorInfo",
         "",
     ])
     func otherTypeIsKeptAsItArrived(typeURL: String) {
@@ -47,6 +48,26 @@ struct StatusDetailTests {
         let detail = StatusDetail(any)
         #expect(detail == .other(any))
         #expect(detail.anyMessage == any)
+    }
+
+    /// Built with Google's Python protos: `Status(code=8, details=[Any(type_url="google.rpc.RetryInfo",
+    /// value=RetryInfo(retry_delay=Duration(seconds=3)).SerializeToString())])`, base64 without
+    /// padding; for that `Any`, Python's `Is(RetryInfo.DESCRIPTOR)` and `Unpack` are both False.
+    static let statusWithSlashlessTypeURL = "CAgaHAoUZ29vZ2xlLnJwYy5SZXRyeUluZm8SBAoCCAM"
+
+    @Test("a type URL without '/' names no standard type, as Google's Python Any says: no retry delay comes of it")
+    func slashlessTypeURLIsNotAStandardDetail() throws {
+        let status = CallStatus(
+            grpcStatus: "8", grpcMessage: nil, grpcStatusDetailsBin: Self.statusWithSlashlessTypeURL)
+        let detail = try #require(status.details.first)
+        guard case .other(let any) = detail else {
+            Issue.record("expected other, got \(detail)")
+            return
+        }
+        #expect(any.typeURL == "google.rpc.RetryInfo")
+        let error = try #require(status.error)
+        #expect(error.retryDelay == nil)
+        #expect(!error.isRetryable)
     }
 
     @Test func typeNameOfOtherIsTheTextAfterTheLastSlash() {

@@ -49,4 +49,25 @@ struct GRPCMessageDeframerMemoryTests {
         #expect(deframers.allSatisfy { $0.bufferCapacity == (piece == 5 ? 20 : 5) })
         #expect(try deframers[0].next() == nil)
     }
+
+    @Test("the room a large message took is let go once it has been read, so what the deframer is charged covers it")
+    func largeMessageRoomIsLetGo() throws {
+        // A small message, then a 4 MiB one, then the start of a third, in 16 KiB DATA frames: the
+        // large message is not alone in the buffer, so it is copied out rather than handed over.
+        let stream =
+            Self.prefix(length: 3) + [1, 2, 3] + Self.prefix(length: 4 << 20) + [UInt8](repeating: 0x2A, count: 4 << 20)
+            + Self.prefix(length: 10)
+        var deframer = GRPCMessageDeframer()
+        var messages = 0
+        for start in stride(from: 0, to: stream.count, by: 16_384) {
+            deframer.append(stream[start..<min(start + 16_384, stream.count)])
+            while try deframer.next() != nil { messages += 1 }
+        }
+        deframer.append([0x2A])
+        #expect(messages == 2)
+        #expect(deframer.bufferedByteCount == 6)
+        #expect(
+            deframer.allocatedCapacity <= max(deframer.bufferCapacity, GRPCMessageDeframer.maxReservation),
+            "holds \(deframer.allocatedCapacity) bytes, charged for \(deframer.bufferCapacity)")
+    }
 }

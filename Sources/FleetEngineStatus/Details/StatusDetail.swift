@@ -37,9 +37,12 @@ public enum StatusDetail: Sendable, Hashable {
     /// Reads one `google.protobuf.Any` from `google.rpc.Status.details`.
     ///
     /// The type is what follows the last `/` of the type URL, as protobuf's `Any` defines it, so
-    /// `type.googleapis.com/google.rpc.ErrorInfo` and any other host prefix are both understood.
+    /// `type.googleapis.com/google.rpc.ErrorInfo` and any other host prefix are both understood. A
+    /// type URL without a `/` names no type (`any.proto` requires one; Google's Python `Any.Is`
+    /// says no to it too): such a detail is ``other(_:)``.
     public init(_ any: AnyMessage) {
-        let typeName = any.typeURL.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        let parts = any.typeURL.split(separator: "/", omittingEmptySubsequences: false)
+        let typeName = parts.count > 1 ? parts[parts.count - 1] : ""
         do throws(CodecError) {
             switch typeName {
             case ErrorInfo.protoMessageName: self = .errorInfo(try ErrorInfo(serializedBytes: any.value))

@@ -100,7 +100,7 @@ public struct GRPCResponseReader: Sendable {
         case .receivingMessages:
             deframer.append(bytes)
             var events: [Event] = []
-            readMessages(into: &events)
+            readMessages(into: &events, endStream: endStream)
             if endStream, !isFinished {
                 // PROTOCOL-HTTP2 "Responses": the end of a response is the END_STREAM flag of the
                 // HEADERS frame that carries the trailers, never of a DATA frame.
@@ -204,8 +204,9 @@ public struct GRPCResponseReader: Sendable {
         return end(status, trailers: block.metadata, streamClosed: true)
     }
 
-    /// Returns every complete message the deframer holds, ending the call on the first fault.
-    private mutating func readMessages(into events: inout [Event]) {
+    /// Returns every complete message the deframer holds, ending the call on the first fault
+    /// (with the stream closed by the peer when the bytes came with END_STREAM).
+    private mutating func readMessages(into events: inout [Event], endStream: Bool) {
         while true {
             do throws(WireError) {
                 guard let payload = try deframer.nextPayload() else { return }
@@ -217,7 +218,7 @@ public struct GRPCResponseReader: Sendable {
                 let code: StatusCode = error.code == .messageTooLarge ? .resourceExhausted : .internalError
                 let status = CallStatus(
                     code: code, message: "response message \(messageCount + 1): \(error)", origin: .malformedResponse)
-                events += end(status, trailers: GRPCMetadata(), streamClosed: false)
+                events += end(status, trailers: GRPCMetadata(), streamClosed: endStream)
                 return
             }
         }

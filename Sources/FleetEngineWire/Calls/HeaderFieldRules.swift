@@ -63,10 +63,15 @@ enum HeaderFieldRules {
 
     /// Why `value` may not be sent under `name`, or nil when it may.
     ///
-    /// A `-bin` value must be base64; any other must be printable ASCII (gRPC PROTOCOL-HTTP2,
-    /// ASCII-Value) without whitespace at either end (RFC 9113 section 8.2.1).
+    /// A `-bin` value must be base64 in the standard alphabet (gRPC servers decode no other);
+    /// any other must be printable ASCII (gRPC PROTOCOL-HTTP2, ASCII-Value) without whitespace at
+    /// either end (RFC 9113 section 8.2.1).
     static func metadataValueProblem(_ value: String, name: String) -> String? {
         if isBinaryName(name) {
+            if let offset = firstOffset(in: value, where: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) {
+                return "has \(describe(Array(value.utf8)[offset])) at byte \(offset): a -bin value is sent in "
+                    + "base64's standard alphabet (+ and /), the only one gRPC servers decode"
+            }
             do throws(CodecError) {
                 _ = try Base64.decode(value)
                 return nil

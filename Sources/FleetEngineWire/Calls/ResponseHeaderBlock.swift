@@ -57,18 +57,28 @@ struct ResponseHeaderBlock {
     ///
     /// gRPC PROTOCOL-HTTP2, "Responses": implementations must synthesize a status for such a
     /// response. The code comes from http-grpc-status-mapping.md (``StatusCode/init(httpStatus:)``,
-    /// UNKNOWN for 200), as grpc-java reads it; the message says what arrived.
+    /// UNKNOWN for 200), as grpc-java reads it; the message says what arrived. A `grpc-message` or
+    /// `grpc-status-details-bin` that came all the same (a proxy's 503, say) is kept: the message
+    /// and the details are the server's, the code still the HTTP status's.
     func nonGRPCStatus(httpStatus: Int) -> CallStatus {
+        var contentNote: String?
+        if let contentType, !isGRPC {
+            contentNote = "content-type \"\(contentType)\", not application/grpc"
+        } else if contentType == nil {
+            contentNote = "no content-type"
+        }
+        let origin: FleetEngineError.Origin = httpStatus == 200 ? .malformedResponse : .httpStatus(httpStatus)
+        if grpcMessage != nil || grpcStatusDetailsBin != nil {
+            var status = CallStatus(
+                grpcStatus: nil, grpcMessage: grpcMessage, grpcStatusDetailsBin: grpcStatusDetailsBin,
+                httpStatus: httpStatus)
+            status.origin = origin
+            if let contentNote { status.message += " (HTTP status \(httpStatus), \(contentNote))" }
+            return status
+        }
         var message = "HTTP status \(httpStatus)"
         if httpStatus != 200 { message += " without grpc-status" }
-        if let contentType, !isGRPC {
-            message += ", content-type \"\(contentType)\", not application/grpc"
-        } else if contentType == nil {
-            message += ", no content-type"
-        }
-        return CallStatus(
-            code: StatusCode(httpStatus: httpStatus),
-            message: message,
-            origin: httpStatus == 200 ? .malformedResponse : .httpStatus(httpStatus))
+        if let contentNote { message += ", " + contentNote }
+        return CallStatus(code: StatusCode(httpStatus: httpStatus), message: message, origin: origin)
     }
 }

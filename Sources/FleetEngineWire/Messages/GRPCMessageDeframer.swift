@@ -38,6 +38,9 @@ public struct GRPCMessageDeframer: Sendable {
     private var droppedByteCount = 0
     /// The room last asked for ahead of a message's bytes, until the buffer is let go.
     private var reservedCapacity = 0
+    /// The most bytes the buffer has held since it was last let go: past ``maxReservation``, the
+    /// room a large message took is let go once that message has been read.
+    private var peakCount = 0
 
     /// The stream offset of the prefix of the message ``next()`` returned last.
     public private(set) var lastMessageOffset: Int?
@@ -74,6 +77,7 @@ public struct GRPCMessageDeframer: Sendable {
         dropConsumedBytes()
         reserveForMessage(startingWith: bytes)
         buffer.append(contentsOf: bytes)
+        peakCount = max(peakCount, buffer.count)
     }
 
     /// The most a message's prefix makes the buffer reserve ahead of its bytes: enough for a few
@@ -123,6 +127,7 @@ public struct GRPCMessageDeframer: Sendable {
             let payload = buffer
             buffer = []
             reservedCapacity = 0
+            peakCount = 0
             droppedByteCount += payloadEnd
             return GRPCMessage(isCompressed: prefix.isCompressed, payload: payload)
         }
@@ -198,17 +203,22 @@ public struct GRPCMessageDeframer: Sendable {
     }
 
     /// Drops consumed bytes once they are at least half the buffer, so each byte is moved at
-    /// most a bounded number of times however the stream is cut.
+    /// most a bounded number of times however the stream is cut. After the buffer held more than
+    /// ``maxReservation`` bytes (a large message), the rest is moved to a buffer of its own size:
+    /// keeping the large one would hold memory that ``bufferCapacity`` no longer counts. The
+    /// choice depends on the bytes received, not on what the allocator gave.
     private mutating func dropConsumedBytes() {
-        guard readIndex > 0 else { return }
-        if readIndex == buffer.count {
-            droppedByteCount += readIndex
+        guard readIndex > 0, readIndex == buffer.count || readIndex >= buffer.count / 2 else { return }
+        droppedByteCount += readIndex
+        if max(peakCount, reservedCapacity) > Self.maxReservation {
+            buffer = Array(buffer[readIndex...])
+            reservedCapacity = 0
+            peakCount = buffer.count
+        } else if readIndex == buffer.count {
             buffer.removeAll(keepingCapacity: true)
-            readIndex = 0
-        } else if readIndex >= buffer.count / 2 {
-            droppedByteCount += readIndex
+        } else {
             buffer.removeFirst(readIndex)
-            readIndex = 0
         }
+        readIndex = 0
     }
 }

@@ -129,6 +129,11 @@ struct GRPCRequestHeadTests {
                 "the value of metadata \"x-id\" has byte 0xd at byte 1; only printable ASCII is allowed"
             ),
             ("x-id", " a", "the value of metadata \"x-id\" starts or ends with a space (RFC 9113 section 8.2.1)"),
+            (
+                "x-trace-bin", "+-_8",
+                "the value of metadata \"x-trace-bin\" has '-' at byte 1: a -bin value is sent in base64's standard "
+                    + "alphabet (+ and /), the only one gRPC servers decode"
+            ),
         ])
     func invalidValues(name: String, value: String, message: String) throws {
         var head = try GRPCRequestHead(method: .getTrip, authority: "localhost")

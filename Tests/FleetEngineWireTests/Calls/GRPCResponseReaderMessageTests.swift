@@ -57,6 +57,17 @@ struct GRPCResponseReaderMessageTests {
         #expect(events.dropFirst().first == .message(MessageEncodingTests.hello))
     }
 
+    @Test("bytes that break the framing on a DATA frame with END_STREAM: INTERNAL, and the server closed its side")
+    func badFramingWithEndStream() {
+        let (_, reader) = ResponseScript([
+            .headers(ResponseScript.head, endStream: false),
+            .data(ResponseScript.framed([1, 2, 3], flag: 2), endStream: true),
+        ]).play()
+        #expect(reader.status?.code == .internalError)
+        #expect(reader.isStreamClosedByPeer)
+        #expect(!reader.shouldResetStream, "no RST_STREAM is owed on a stream the server ended")
+    }
+
     @Test("a compressed message without grpc-encoding is INTERNAL")
     func compressedWithoutEncoding() {
         let (events, reader) = ResponseScript([

@@ -66,6 +66,28 @@ struct GRPCResponseReaderStatusTests {
         #expect(status.details == [.errorInfo(Self.errorInfo())])
     }
 
+    @Test(
+        "a non-200 Trailers-Only answer without grpc-status keeps the grpc-message and details that came with it",
+        arguments: [
+            ("application/grpc", "trip not found"),
+            ("text/plain", "trip not found (HTTP status 503, content-type \"text/plain\", not application/grpc)"),
+        ])
+    func httpErrorKeepsGRPCMessageAndDetails(contentType: String, message: String) throws {
+        let (_, reader) = ResponseScript([
+            .headers(
+                [
+                    (":status", "503"), ("content-type", contentType), ("grpc-message", "trip%20not%20found"),
+                    ("grpc-status-details-bin", Self.detailsBin()),
+                ],
+                endStream: true)
+        ]).play()
+        let status = try #require(reader.status)
+        #expect(status.code == .unavailable)
+        #expect(status.origin == .httpStatus(503))
+        #expect(status.message == message)
+        #expect(status.details == [.errorInfo(Self.errorInfo())])
+    }
+
     @Test("status details that are not base64 keep the status and record the problem")
     func undecodableDetails() throws {
         let (_, reader) = ResponseScript([

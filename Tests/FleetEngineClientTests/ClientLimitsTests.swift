@@ -141,4 +141,17 @@ struct ClientLimitsTests {
             #expect(server.callCount == tokens.count)
         }
     }
+
+    @Test("a client whose endpoint host cannot go in :authority is refused when it is made, saying why")
+    func badEndpointHost() throws {
+        let configuration = ClientConfiguration.plaintext(host: "host with space", port: 1)
+        let error = try #require(throws: FleetEngineError.self) {
+            _ = try FleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider())
+        }
+        #expect(error.code == .invalidArgument)
+        #expect(error.origin == .local)
+        #expect(
+            error.message.hasPrefix("the configuration's endpoint or user agent cannot go in a request's headers: "))
+        #expect(error.message.contains(":authority"))
+    }
 }

@@ -208,7 +208,7 @@ extension FleetEngineClient {
         }
         let head: GRPCRequestHead
         do throws(WireError) {
-            var built = try requestHeadTemplate.get()
+            var built = requestHeadTemplate
             built.method = method
             built.timeout = GRPCTimeout(remaining)
             try built.appendMetadata(name: "x-goog-request-params", value: routing)

@@ -31,7 +31,7 @@ public final class FleetEngineClient: Sendable, Service {
     /// What every call's header block shares (`:authority`, `:scheme`, `user-agent`,
     /// `grpc-accept-encoding`), checked once; a call sets its method, timeout and metadata. A
     /// configuration whose values cannot be sent fails each call with INVALID_ARGUMENT.
-    let requestHeadTemplate: Result<GRPCRequestHead, WireError>
+    let requestHeadTemplate: GRPCRequestHead
     /// The request header of a call whose caller gave none: built once, so that such calls share
     /// its storage rather than each building its own copy.
     let defaultRequestHeader: RequestHeader
@@ -63,7 +63,8 @@ public final class FleetEngineClient: Sendable, Service {
     ///     `fleetengine_client_failures_total` (dimensions `method` and `code`, the status name)
     ///     and the timer `fleetengine_client_call_duration` (dimension `method`, retries
     ///     included); the process's bootstrapped backend by default.
-    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used.
+    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, or the endpoint's host
+    ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII).
     public init(
         configuration: ClientConfiguration = ClientConfiguration(),
         tokenProvider: any TokenProvider,
@@ -79,13 +80,20 @@ public final class FleetEngineClient: Sendable, Service {
         self.tokens = TokenCache(provider: tokenProvider)
         self.metrics = ClientMetrics(factory: metricsFactory)
         self.defaultRequestHeader = Self.populated(RequestHeader(), defaults: configuration.requestHeader)
-        self.requestHeadTemplate = Result { () throws(WireError) in
-            try GRPCRequestHead(
+        do throws(WireError) {
+            self.requestHeadTemplate = try GRPCRequestHead(
                 method: .getTrip,
                 authority: configuration.endpoint.description,
                 scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
                 userAgent: configuration.userAgent + " grpc-swift-fleet-engine/\(Self.version)",
                 acceptedEncodings: [.gzip, .deflate])
+        } catch {
+            // Neither the endpoint nor the user agent is a secret: the message may name them.
+            throw FleetEngineError(
+                code: .invalidArgument,
+                message: "the configuration's endpoint or user agent cannot go in a request's headers: "
+                    + error.message,
+                origin: .local, cause: error)
         }
     }
 

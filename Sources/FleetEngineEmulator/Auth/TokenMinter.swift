@@ -58,7 +58,8 @@ public struct TokenMinter: Sendable {
     /// A server token names every trip and every vehicle (`"tripid": "*"`, `"vehicleid": "*"`), as
     /// Fleet Engine's server tokens do; a consumer token names its trip only.
     ///
-    /// - Throws: ``JWTError/Code/invalidClaims`` for an empty trip id or a lifetime under a second.
+    /// - Throws: ``JWTError/Code/invalidClaims`` for an empty trip id, or a lifetime under a second
+    ///   or past what a date can hold.
     public func claims(for role: TokenRole) throws(JWTError) -> FleetEngineClaims {
         if case .consumer(let tripID) = role, tripID.isEmpty {
             throw JWTError(code: .invalidClaims, message: "a consumer token needs a non-empty trip id")
@@ -70,12 +71,16 @@ public struct TokenMinter: Sendable {
         // NumericDates are written as whole seconds (RFC 7519 section 2 allows fractions, but
         // verifiers such as google-auth compare integers).
         let issuedAt = clock.now().seconds
+        let (expiresAt, overflow) = issuedAt.addingReportingOverflow(lifetimeSeconds)
+        guard !overflow else {
+            throw JWTError(code: .invalidClaims, message: "a lifetime of \(lifetimeSeconds) seconds has no expiry date")
+        }
         return FleetEngineClaims(
             issuer: issuer,
             subject: subject,
             audience: [audience],
             issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)),
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(issuedAt + lifetimeSeconds)),
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)),
             tripID: role.tripIDClaim,
             vehicleID: role == .server ? TokenRole.wildcard : nil
         )

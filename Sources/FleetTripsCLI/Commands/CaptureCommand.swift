@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineCapture
+import FleetEngineStatus
 
 /// `fleettrips capture`: a packet capture (or raw HTTP/2) of Fleet Engine gRPC traffic in, one JSON
 /// line per message and per call end out.
@@ -99,7 +100,10 @@ public struct CaptureCommand: ParsableCommand {
 
     public func validate() throws {
         if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
-        if let followIdleSeconds, followIdleSeconds < 0 { throw ValidationError("--follow-idle-seconds must be >= 0") }
+        if let followIdleSeconds, !(0...86_400).contains(followIdleSeconds) {
+            throw ValidationError("--follow-idle-seconds must be a number of seconds from 0 to 86400")
+        }
+        for status in statuses { _ = try StatusCode.parsingArgument(status) }
         if let maxOpenCallMiB, !(1...(1 << 20)).contains(maxOpenCallMiB) {
             throw ValidationError("--max-open-call-mib must be between 1 and 1048576")
         }
@@ -113,7 +117,11 @@ public struct CaptureCommand: ParsableCommand {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
-        var filter = CaptureFilter(method: onlyMethod, trip: trip, statuses: Set(statuses.map { $0.uppercased() }))
+        // Each status as the filter compares it: the canonical name, or the number of a code
+        // without one (any spelling `fleettrips status` takes, checked in validate()).
+        let codes = try statuses.map { try StatusCode.parsingArgument($0) }
+        var filter = CaptureFilter(
+            method: onlyMethod, trip: trip, statuses: Set(codes.map { $0.name ?? String($0.rawValue) }))
         var counts = CaptureSummary()
         let renderer = PipelinedLineRenderer()
         func emit(_ records: [CaptureRecord]) throws {

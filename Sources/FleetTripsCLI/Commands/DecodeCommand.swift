@@ -55,6 +55,6 @@ public struct DecodeCommand: AsyncParsableCommand {
     /// Runs the command on its input, writing to standard output.
     public func run() async throws {
         var output = StandardOutput()
-        try run(input: InputFile(path: file).readAll(), output: &output)
+        try makeDecoder().run(file: InputFile(path: file), output: &output)
     }
 }

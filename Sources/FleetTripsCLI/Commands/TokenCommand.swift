@@ -39,6 +39,9 @@ public struct TokenCommand: AsyncParsableCommand {
     @Option(help: "Seconds until the token expires.")
     public var lifetime = 3600
 
+    /// The longest `--lifetime`: ten years, in seconds.
+    static let longestLifetime = 10 * 366 * 86_400
+
     /// Issuer and subject.
     @Option(help: "The token's issuer and subject.")
     public var issuer = TokenMinter.defaultPrincipal
@@ -55,7 +58,9 @@ public struct TokenCommand: AsyncParsableCommand {
         guard (jwtSecret != nil) != (jwtPrivateKey != nil) else {
             throw ValidationError("give exactly one of --jwt-secret and --jwt-private-key")
         }
-        guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
+        guard (1...TokenCommand.longestLifetime).contains(lifetime) else {
+            throw ValidationError("--lifetime must be from 1 to \(TokenCommand.longestLifetime) seconds (10 years)")
+        }
         if let tripID, tripID.isEmpty || tripID == "*" {
             throw ValidationError("--trip-id must name one trip; use --server for every trip")
         }

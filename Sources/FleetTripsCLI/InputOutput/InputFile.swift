@@ -22,10 +22,11 @@ public struct InputFile: Hashable, Sendable {
     /// How the input is named in messages: its path, or "standard input".
     public var displayName: String { isStandardInput ? "standard input" : "'\(path)'" }
 
-    /// Reads the whole input.
+    /// Reads the whole input, or its first `limit + 1` bytes when it is longer than `limit`: a
+    /// caller that has a bound learns the input is over it without holding all of it.
     ///
     /// - Throws: ``FleetTripsError/Code/unreadableInput`` with the system's reason.
-    public func readAll() throws(FleetTripsError) -> [UInt8] {
+    public func readAll(atMost limit: Int = .max) throws(FleetTripsError) -> [UInt8] {
         let descriptor: Int32 = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY)
         guard descriptor >= 0 else { throw failure("cannot open") }
         defer { if !isStandardInput { close(descriptor) } }
@@ -41,6 +42,7 @@ public struct InputFile: Hashable, Sendable {
                 throw failure("cannot read")
             }
             contents.append(contentsOf: chunk[..<count])
+            if contents.count > limit { return Array(contents[...limit]) }
         }
     }
 

@@ -141,11 +141,29 @@ struct ShellCommand: Sendable {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, standardError, STDERR_FILENO)
+        // The spawning thread may block signals (Foundation's threads block nearly all), and a child
+        // inherits the mask: with SIGTERM blocked, the command could never be stopped. It starts
+        // with no signal blocked, and with the default action for those a shell script may rely on.
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t?
+        #else
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let words: [String] = ["/bin/sh", "-c", commandLine]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, environ)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
         guard result == 0 else {
             return .failure(
                 FleetTripsError(

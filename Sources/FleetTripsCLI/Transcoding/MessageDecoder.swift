@@ -30,6 +30,32 @@ public struct MessageDecoder: Sendable {
         self.decodingOptions = decodingOptions
     }
 
+    /// The most input one message can come in, when the input is one message: its size limit in
+    /// raw bytes, or four times that (and 64 KiB) as base64 or hex text with whitespace. Nil for a
+    /// gRPC stream, which may hold any number of messages.
+    public var inputLimit: Int? {
+        guard case .single = framing else { return nil }
+        let max = decodingOptions.maxMessageSize
+        return inputForm == .raw ? max : 4 * max + 64 * 1024
+    }
+
+    /// Reads one message's worth of `file` (all of it for a stream) and decodes it as ``run(input:output:)``
+    /// does, refusing an input over ``inputLimit`` before holding more of it than that.
+    ///
+    /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
+    ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
+    public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
+        let limit = inputLimit ?? .max
+        let input = try file.readAll(atMost: limit)
+        guard input.count <= limit else {
+            throw FleetTripsError(
+                code: .invalidMessage,
+                message: "\(file.displayName) is over \(limit) bytes, more than one \(messageType.protoMessageName) "
+                    + "of at most \(decodingOptions.maxMessageSize) bytes can take as \(inputForm.rawValue) input")
+        }
+        try run(input: input, output: &output)
+    }
+
     /// Decodes `input` and writes one JSON text and a line feed per message to `output`.
     ///
     /// In a gRPC stream, the messages before a fault are written before the error is thrown,

@@ -1,0 +1,106 @@
+import FleetEngineCodec
+import FleetEngineEmulator
+import FleetTripsCLI
+import Foundation
+import Testing
+
+@Suite("fleettrips at the edges: numbers past what they fit, status spellings, hosts, token commands, big inputs")
+struct ArgumentEdgeTests {
+    @Test(
+        "capture refuses a --follow-idle-seconds that is not a number of seconds up to a day",
+        arguments: ["nan", "inf", "1e300", "86401"])
+    func followIdleSeconds(value: String) throws {
+        let report = try ArgumentValidationTests.rejection([
+            "capture", "--follow", "--follow-idle-seconds", value, CaptureCommandTests.capture,
+        ])
+        #expect(report.message == "--follow-idle-seconds must be a number of seconds from 0 to 86400")
+        #expect(report.exitCode == 64)
+    }
+
+    @Test("token refuses a --lifetime past ten years, whose expiry a date may not hold")
+    func hugeLifetime() throws {
+        let report = try ArgumentValidationTests.rejection([
+            "token", "--jwt-secret", "a-local-secret-that-is-32-bytes!", "--server", "--lifetime",
+            "9223372036854775807",
+        ])
+        #expect(report.message == "--lifetime must be from 1 to 316224000 seconds (10 years)")
+        #expect(report.exitCode == 64)
+    }
+
+    @Test("capture --status takes what `fleettrips status` takes, and refuses a name no code has")
+    func statusSpellings() throws {
+        let canonical = try CaptureCommandTests.run(["--status", "NOT_FOUND", CaptureCommandTests.capture])
+        #expect(!canonical.isEmpty)
+        for spelling in ["not-found", "not_found", "5", "05"] {
+            let lines = try CaptureCommandTests.run(["--status", spelling, CaptureCommandTests.capture])
+            #expect(lines.count == canonical.count, "\(spelling)")
+        }
+        let report = try ArgumentValidationTests.rejection(["capture", "--status", "NOT_FUOND"])
+        #expect(report.message == "'NOT_FUOND' is not a status code; did you mean NOT_FOUND?")
+        #expect(report.exitCode == 64)
+    }
+
+    @Test(
+        "an --endpoint host with a character no host has is a usage error naming --endpoint",
+        arguments: [("host with space:1", " "), ("ünicode:1", "ü"), ("a/b:1", "/")])
+    func badEndpointHost(endpoint: String, character: String) throws {
+        let report = try ArgumentValidationTests.rejection([
+            "get", "providers/p/trips/t", "--endpoint", endpoint, "--plaintext",
+        ])
+        #expect(
+            report.message
+                == "--endpoint '\(endpoint)': '\(character)' cannot be in a host; give a DNS name or an IP address, "
+                + "e.g. fleetengine.googleapis.com:443")
+        #expect(report.exitCode == 64)
+    }
+
+    @Test(
+        "hosts that are names or addresses still parse",
+        arguments: ["fleet-engine.example_1.test:8443", "[fe80::1%25eth0]:1"])
+    func goodEndpointHost(endpoint: String) throws {
+        _ = try CommandRunner.parse(["get", "providers/p/trips/t", "--endpoint", endpoint, "--plaintext"])
+    }
+
+    @Test("a --token-command still running at the deadline is sent SIGTERM, which it can act on")
+    func hangingTokenCommandIsTerminated() async throws {
+        let marker = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fleettrips-term-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let result = try await ClientCommandTests.call(
+                [
+                    "get", ClientCommandTests.name("t-1"), "--json", "--deadline", "0.5",
+                    "--token-command", "trap 'touch \(marker); exit 1' TERM; sleep 30 & wait",
+                ] + ClientCommandTests.connection(try await emulator.listeningPort()))
+            #expect(result.exitCode == 1)
+            // The shell runs its trap once `wait` is interrupted; give it up to 10 s on a busy machine.
+            for _ in 0..<100 where !FileManager.default.fileExists(atPath: marker) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(FileManager.default.fileExists(atPath: marker), "the token command never ran its SIGTERM trap")
+        }
+    }
+
+    @Test("decode refuses an input longer than one message can be after reading just past the limit")
+    func oversizedSingleMessage() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fleettrips-big-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x08, count: 1 << 20).write(to: URL(fileURLWithPath: path))
+        #expect(try InputFile(path: path).readAll(atMost: 1_000).count == 1_001)
+        for form in [BinaryForm.raw, .hex] {
+            let decoder = MessageDecoder(
+                messageType: Trip.self, inputForm: form, decodingOptions: DecodingOptions(maxMessageSize: 1_000))
+            var output: [UInt8] = []
+            let error = try #require(throws: FleetTripsError.self) {
+                try decoder.run(file: InputFile(path: path), output: &output)
+            }
+            let limit = form == .raw ? 1_000 : 69_536
+            #expect(
+                error.message
+                    == "'\(path)' is over \(limit) bytes, more than one maps.fleetengine.v1.Trip of at most 1000 bytes "
+                    + "can take as \(form.rawValue) input")
+            #expect(output.isEmpty)
+        }
+    }
+}

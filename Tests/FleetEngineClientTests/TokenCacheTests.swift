@@ -83,6 +83,7 @@ struct TokenCacheSharingTests {
             var asked = 0
             var cancelled = 0
             var isOpen = false
+            var refreshesOpen = false
         }
         private let state = Mutex(State())
         private let fails: Bool
@@ -92,6 +93,8 @@ struct TokenCacheSharingTests {
         var asked: Int { state.withLock { $0.asked } }
         var cancelled: Int { state.withLock { $0.cancelled } }
         func open() { state.withLock { $0.isOpen = true } }
+        /// Lets requests for a refresh through, and no others.
+        func openRefreshes() { state.withLock { $0.refreshesOpen = true } }
 
         func token(for request: TokenRequest) async throws -> FleetEngineToken {
             let number = state.withLock { state in
@@ -100,7 +103,9 @@ struct TokenCacheSharingTests {
             }
             do {
                 // Bounded: at most 30 s, then the request fails.
-                for _ in 0..<30_000 where !state.withLock({ $0.isOpen }) { try await Task.sleep(for: .milliseconds(1)) }
+                for _ in 0..<30_000 where !state.withLock({ $0.isOpen || (request.isRefresh && $0.refreshesOpen) }) {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
             } catch {
                 state.withLock { $0.cancelled += 1 }
                 throw error
@@ -171,6 +176,23 @@ struct TokenCacheSharingTests {
             #expect(tokens.filter { $0.hasSuffix("-refreshed") }.count == 3)
             #expect(Set(tokens).count == 2)
         }
+    }
+
+    @Test("a plain request that answers after a refresh asked later does not replace the refreshed token")
+    func lateAnswerKeepsTheRefreshedToken() async throws {
+        let provider = GatedProvider()
+        let cache = TokenCache(provider: provider)
+        async let plain = cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        try await Self.eventually { provider.asked == 1 }
+        async let refreshed = cache.token(for: Self.request(0, refresh: true), deadline: Self.farDeadline)
+        try await Self.eventually { provider.asked == 2 }
+        provider.openRefreshes()
+        #expect(try await refreshed.token.value == "token-2-refreshed")
+        provider.open()
+        #expect(try await plain.token.value == "token-1")
+        let cached = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        #expect(cached.token.value == "token-2-refreshed")
+        #expect(provider.asked == 2)
     }
 
     @Test("when the last waiting call gives up, the provider's request is cancelled and the next call asks anew")

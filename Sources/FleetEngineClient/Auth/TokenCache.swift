@@ -42,6 +42,9 @@ final class TokenCache: Sendable {
         var expiry: ContinuousClock.Instant?
         /// When it was stored, as a count of the tokens stored before it.
         var serial: UInt64
+        /// The provider request it answered: a request asked earlier that answers later (a plain
+        /// request overtaken by a refresh) does not replace it.
+        var fetchID: UInt64
     }
 
     private struct Entries {
@@ -181,12 +184,13 @@ final class TokenCache: Sendable {
         let expiry = good.flatMap { $0.token.expiration ?? Self.expiryClaim(of: $0.token.value).map { now + $0 } }
         let capacity = self.capacity
         let waiters = entries.withLock { entries -> [UnsafeContinuation<Issued, any Error>] in
-            if let good {
+            if let good, (entries.tokens[fetchKey.key]?.fetchID ?? 0) < fetchID {
                 if entries.tokens[fetchKey.key] == nil, entries.tokens.count >= capacity {
                     Self.evict(&entries.tokens, capacity: capacity, now: now)
                 }
                 entries.stored &+= 1
-                entries.tokens[fetchKey.key] = Entry(issued: good, expiry: expiry, serial: entries.stored)
+                entries.tokens[fetchKey.key] = Entry(
+                    issued: good, expiry: expiry, serial: entries.stored, fetchID: fetchID)
             }
             guard entries.fetches[fetchKey]?.id == fetchID else { return [] }
             return entries.fetches.removeValue(forKey: fetchKey).map { Array($0.waiters.values) } ?? []

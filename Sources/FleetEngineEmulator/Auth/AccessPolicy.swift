@@ -117,8 +117,9 @@ public struct AccessPolicy: Sendable {
     /// The `{trip_id}` of `providers/{provider}/trips/{trip_id}`, or nil for text of another shape
     /// (which then matches no consumer token; checking the name is the service's job).
     static func tripID(in name: String) -> String? {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        // By Unicode scalars: a trip id may begin with a combining mark (see TripName).
+        let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[0] == "providers", parts[2] == "trips", !parts[3].isEmpty else { return nil }
-        return String(parts[3])
+        return parts[3]
     }
 }

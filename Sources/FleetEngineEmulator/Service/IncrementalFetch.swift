@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 
 /// What GetTrip leaves out of its answer, as Fleet Engine does.
 ///
@@ -57,7 +58,7 @@ public enum IncrementalFetch {
         if request.view == .journeySharingV1s {
             answer.vehicleWaypoints = []
             answer.attributes = []
-            let ownTripID = trip.name.split(separator: "/").last.map(String.init) ?? ""
+            let ownTripID = TripName.lastSegment(of: trip.name)
             for index in answer.remainingWaypoints.indices where answer.remainingWaypoints[index].tripID != ownTripID {
                 var outline = TripWaypoint()
                 outline.tripID = answer.remainingWaypoints[index].tripID

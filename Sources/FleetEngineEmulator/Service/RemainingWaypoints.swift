@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 
 /// The waypoints a trip has left, derived from its status and points, for trips no motion drives
 /// (created or updated through the API); a simulated trip's motion supplies its own, with paths.
@@ -9,7 +10,7 @@ enum RemainingWaypoints {
     }
 
     static func derive(for trip: Trip) -> [TripWaypoint] {
-        let tripID = trip.name.split(separator: "/").last.map(String.init) ?? ""
+        let tripID = TripName.lastSegment(of: trip.name)
         func waypoint(_ location: TerminalLocation?, _ type: WaypointType) -> TripWaypoint? {
             guard let location else { return nil }
             var waypoint = TripWaypoint()

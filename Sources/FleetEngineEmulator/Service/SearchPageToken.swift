@@ -21,7 +21,8 @@ enum SearchPageToken {
             throw EmulatorErrors.invalidArgument(field: "page_token", "the page token is not one this server issued")
         }
         let name = String(text.dropFirst(prefix.count))
-        guard name.hasPrefix("providers/\(providerID)/trips/") else {
+        // By bytes: a trip id may begin with a combining mark (see TripName.lastSegment(of:)).
+        guard name.utf8.starts(with: "providers/\(providerID)/trips/".utf8) else {
             throw EmulatorErrors.invalidArgument(field: "page_token", "the page token belongs to another provider")
         }
         return name

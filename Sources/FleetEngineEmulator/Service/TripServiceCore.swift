@@ -82,9 +82,20 @@ public struct TripServiceCore: Sendable {
                 throw EmulatorErrors.invalidArgument(
                     field: "minimum_staleness", "minimum_staleness must not be negative")
             }
+            // google.protobuf.Duration's range: about 10,000 years, and nanos under a second.
+            guard staleness.seconds <= 315_576_000_000, staleness.nanos < 1_000_000_000 else {
+                throw EmulatorErrors.invalidArgument(
+                    field: "minimum_staleness", "minimum_staleness is outside google.protobuf.Duration's range")
+            }
+            // In seconds and nanoseconds: in microseconds, 10,000 years would overflow.
             let now = store.time.now()
-            staleBefore = now.advanced(
-                byMicroseconds: -(staleness.seconds * 1_000_000 + Int64(staleness.nanos) / 1_000))
+            var nanos = Int64(now.nanos) - Int64(staleness.nanos)
+            var seconds = now.seconds - staleness.seconds
+            if nanos < 0 {
+                nanos += 1_000_000_000
+                seconds -= 1
+            }
+            staleBefore = Timestamp(seconds: seconds, nanos: Int32(nanos))
         }
         let matching = store.trips(providerID: providerID) { trip, updated in
             if let after, trip.name <= after { return false }

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 
 /// What a simulated trip is: who, where it goes, how fast, what happens on the way.
 ///
@@ -91,7 +92,7 @@ public struct SimulationPlan: Sendable, Hashable {
 
     /// The trip id: the last component of the name.
     var tripID: String {
-        tripName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? tripName
+        TripName.lastSegment(of: tripName)
     }
 
     /// What is wrong with the plan, or nil when a simulation can be built from it.

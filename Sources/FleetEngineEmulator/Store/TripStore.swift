@@ -164,7 +164,7 @@ final class TripStore: Sendable {
         let prefix = "providers/\(providerID)/trips/"
         return state.withLock { state in
             var found: [Trip] = []
-            for name in state.records.keys.sorted() where name.hasPrefix(prefix) {
+            for name in state.records.keys.sorted() where name.utf8.starts(with: prefix.utf8) {
                 guard var record = state.records[name] else { continue }
                 if record.motion != nil {
                     _ = Self.move(&record, to: now)

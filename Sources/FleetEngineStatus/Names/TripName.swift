@@ -77,7 +77,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
 
     private static func isTripIDByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"): false
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "?"), UInt8(ascii: ","), UInt8(ascii: "#"): false
         case 0x20..<0x7F: true
         default: false
         }
@@ -102,6 +102,14 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// `providers/{provider_id}`.
     public var parent: String { "providers/\(providerID)" }
 
+    /// What follows the last `/` of `name` (all of it without one): the trip id of a trip name.
+    /// Read by Unicode scalars, as names are parsed: a trip id may begin with a combining mark,
+    /// which would join the `/` before it into one `Character`.
+    public static func lastSegment(of name: String) -> String {
+        guard let slash = name.unicodeScalars.lastIndex(of: "/") else { return name }
+        return String(name.unicodeScalars[name.unicodeScalars.index(after: slash)...])
+    }
+
     /// A Cloud project id: 6 to 30 lower-case letters, digits and hyphens, starting with a letter.
     /// The emulator accepts any non-empty id of letters, digits, `-`, `_` and `.`, so that local ids
     /// such as `test` work; what it refuses would never name a project.
@@ -119,16 +127,17 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Fleet Engine's trip id rules: a non-empty Unicode string of at most 64 characters, without
-    /// `/`, `:`, `\`, `?` or `#`.
+    /// Fleet Engine's trip id rules (CreateTripRequest.trip_id): a non-empty Unicode string of at
+    /// most 64 characters, counted as Unicode scalars (as graphemes, one letter with thousands of
+    /// combining marks would pass), without `/`, `:`, `?`, `,` or `#`.
     private static func checkTripID(_ id: String, field: String) throws(FleetEngineError) {
         guard !id.isEmpty else {
             throw FleetEngineError.invalidArgument(field: field, "the trip id is empty")
         }
-        guard id.count <= 64 else {
+        guard id.unicodeScalars.count <= 64 else {
             throw FleetEngineError.invalidArgument(field: field, "the trip id is longer than 64 characters")
         }
-        if let bad = id.unicodeScalars.first(where: { "/:\\?#".unicodeScalars.contains($0) }) {
+        if let bad = id.unicodeScalars.first(where: { "/:?,#".unicodeScalars.contains($0) }) {
             throw FleetEngineError.invalidArgument(
                 field: field, "the trip id contains \"\(bad)\", which is not allowed")
         }

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 import TripTracking
 
 /// One progress event as `fleettrips follow --progress` prints it, beside the trip events: a JSON
@@ -54,7 +55,7 @@ struct ProgressEventLine {
 
     /// A line for people.
     func human() -> [UInt8] {
-        let tripID = trip.split(separator: "/").last.map(String.init) ?? trip
+        let tripID = TripName.lastSegment(of: trip)
         let what: String
         switch event {
         case .arrivedAtWaypoint(let waypoint):

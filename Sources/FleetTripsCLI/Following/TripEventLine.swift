@@ -56,7 +56,7 @@ struct TripEventLine {
 
     /// A line for people: the trip id, the event and its value in short.
     func human() -> [UInt8] {
-        let tripID = trip.split(separator: "/").last.map(String.init) ?? trip
+        let tripID = TripName.lastSegment(of: trip)
         let what: String
         switch event {
         case .tripUpdated(_, let fields): what = "updated \(fields.names.joined(separator: ", "))"

@@ -147,7 +147,6 @@ public final class TripModel: Sendable {
 
     /// The last path component of a trip name.
     static func tripID(of name: String) -> String {
-        guard let slash = name.lastIndex(of: "/") else { return name }
-        return String(name[name.index(after: slash)...])
+        TripName.lastSegment(of: name)
     }
 }

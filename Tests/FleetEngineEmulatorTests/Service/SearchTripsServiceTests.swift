@@ -151,6 +151,9 @@ struct SearchTripsServiceTests {
         (25, ["t0"]),
         (30, ["t0"]),
         (31, []),
+        // Centuries, up to google.protobuf.Duration's largest: every trip is too fresh.
+        (10_000_000_000, []),
+        (315_576_000_000, []),
     ]
 
     @Test(
@@ -197,7 +200,7 @@ struct SearchTripsServiceTests {
 
     enum BadRequestCase: String, CaseIterable, CustomTestStringConvertible {
         case tokenNotBase64, tokenNotOurs, tokenOfAnotherProvider, negativePageSize, negativeStaleness
-        case negativeStalenessNanos, badParent
+        case negativeStalenessNanos, stalenessPastDurationRange, stalenessNanosOfASecond, badParent
 
         var testDescription: String { rawValue }
 
@@ -212,6 +215,10 @@ struct SearchTripsServiceTests {
             case .negativeStaleness: request.minimumStaleness = SearchTripsServiceTests.staleness(seconds: -1)
             case .negativeStalenessNanos:
                 request.minimumStaleness = SearchTripsServiceTests.staleness(seconds: 0, nanos: -1)
+            case .stalenessPastDurationRange:
+                request.minimumStaleness = SearchTripsServiceTests.staleness(seconds: 315_576_000_001)
+            case .stalenessNanosOfASecond:
+                request.minimumStaleness = SearchTripsServiceTests.staleness(seconds: 0, nanos: 1_000_000_000)
             case .badParent: request.parent = "providers/test-project/trips"
             }
             return request
@@ -221,7 +228,8 @@ struct SearchTripsServiceTests {
             switch self {
             case .tokenNotBase64, .tokenNotOurs, .tokenOfAnotherProvider: "page_token"
             case .negativePageSize: "page_size"
-            case .negativeStaleness, .negativeStalenessNanos: "minimum_staleness"
+            case .negativeStaleness, .negativeStalenessNanos, .stalenessPastDurationRange, .stalenessNanosOfASecond:
+                "minimum_staleness"
             case .badParent: "parent"
             }
         }

@@ -19,6 +19,13 @@ struct JSONWriter {
     private var needsComma = false
     /// How many objects and arrays are open, for indentation.
     private var depth = 0
+    /// How many `google.protobuf.Any` values are being printed inside one another: each unpacks
+    /// bytes that were never parsed with the message around them, so only this count bounds the
+    /// recursion (see ``maxPackedDepth``).
+    var packedDepth = 0
+    /// The most `Any` values printed inside one another: a chain of them is a few bytes a level, and
+    /// printing one thousands deep would run out of stack.
+    static let maxPackedDepth = 100
 
     /// A writer with an empty buffer that has room for a typical trip.
     init(options: JSONEncodingOptions) {

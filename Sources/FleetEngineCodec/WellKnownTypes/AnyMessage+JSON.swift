@@ -6,8 +6,9 @@ extension AnyMessage: JSONCodableMessage {
         typeURL.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
     }
 
-    /// `{"@type": URL, ...the packed message's members}`, or for well-known types
-    /// `{"@type": URL, "value": ...}` (the proto3 JSON mapping of Any).
+    /// `{"@type": URL, ...the packed message's members}`, or for well-known types with a JSON
+    /// form of their own (an Any among them) `{"@type": URL, "value": ...}` (the proto3 JSON
+    /// mapping of Any, as Google's printer writes it).
     func writeJSON(_ w: inout JSONWriter) throws(CodecError) {
         w.beginObject()
         try writeJSONMembers(&w)
@@ -34,8 +35,22 @@ extension AnyMessage: JSONCodableMessage {
         _ bytes: [UInt8],
         to w: inout JSONWriter
     ) throws(CodecError) {
+        guard w.packedDepth < JSONWriter.maxPackedDepth else {
+            throw CodecError(
+                code: .nestingTooDeep,
+                message: "google.protobuf.Any values are nested more than \(JSONWriter.maxPackedDepth) deep",
+                fieldPath: Self.protoMessageName + ".value")
+        }
+        w.packedDepth += 1
+        defer { w.packedDepth -= 1 }
         let message = try M(serializedBytes: bytes)
-        try message.writeJSONMembers(&w)
+        if let any = message as? AnyMessage {
+            // An Any inside an Any is a value of its own: flattening it would repeat "@type".
+            w.name("value", "value")
+            try any.writeJSON(&w)
+        } else {
+            try message.writeJSONMembers(&w)
+        }
     }
 
     init(json: JSONValue, context: inout JSONReadContext) throws(CodecError) {

@@ -56,13 +56,10 @@ extension FieldMask: JSONCodableMessage {
 }
 
 extension Empty: JSONCodableMessage {
-    static var hasSpecialJSONForm: Bool { true }
-
-    func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {
-        w.name("value", "value")
-        w.beginObject()
-        w.endObject()
-    }
+    /// No members: Empty is `{}` like any message with no field set, and in an Any it has no
+    /// `"value"`, as Google's printer and parser have it (it is not among the types with a JSON
+    /// form of their own).
+    func writeJSONMembers(_ w: inout JSONWriter) throws(CodecError) {}
 
     func writeJSON(_ w: inout JSONWriter) throws(CodecError) {
         w.beginObject()

@@ -106,6 +106,17 @@ public struct TripServiceCore: Sendable {
         }
         var response = SearchTripsResponse()
         response.trips = Array(matching.prefix(pageSize))
+        if request.vehicleID.isEmpty {
+            // SearchTripsRequest.vehicle_id: "If unspecified, the returned trips do not contain
+            // current_route_segment, remaining_waypoints, remaining_distance_meters,
+            // eta_to_first_waypoint".
+            for index in response.trips.indices {
+                response.trips[index].currentRouteSegment = ""
+                response.trips[index].remainingWaypoints = []
+                response.trips[index].remainingDistanceMeters = nil
+                response.trips[index].etaToFirstWaypoint = nil
+            }
+        }
         if matching.count > pageSize, let last = response.trips.last {
             response.nextPageToken = SearchPageToken.encode(after: last.name)
         }

@@ -156,6 +156,25 @@ struct SearchTripsServiceTests {
         (315_576_000_000, []),
     ]
 
+    @Test("without a vehicle id the trips found leave out the route fields, as Fleet Engine's reference says")
+    func routeFieldsOnlyForAVehicle() throws {
+        let harness = ServiceHarness()
+        let created = try harness.createTrip("routed", vehicleID: "vehicle-1")
+        #expect(!created.remainingWaypoints.isEmpty)
+        let forVehicle = try harness.service.searchTrips(Self.request(vehicleID: "vehicle-1"))
+        #expect(forVehicle.trips == [created])
+        let found = try #require(try harness.service.searchTrips(Self.request()).trips.first)
+        #expect(found.remainingWaypoints.isEmpty)
+        #expect(found.remainingDistanceMeters == nil && found.etaToFirstWaypoint == nil)
+        #expect(found.currentRouteSegment.isEmpty)
+        var rest = created
+        rest.remainingWaypoints = []
+        rest.remainingDistanceMeters = nil
+        rest.etaToFirstWaypoint = nil
+        rest.currentRouteSegment = ""
+        #expect(found == rest)
+    }
+
     @Test(
         "minimum_staleness keeps trips last changed at least that long ago, the boundary included",
         arguments: stalenessCases)

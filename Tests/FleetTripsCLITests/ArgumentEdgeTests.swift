@@ -17,6 +17,13 @@ struct ArgumentEdgeTests {
         #expect(report.exitCode == 64)
     }
 
+    @Test("serve refuses a --qps outside 0.001 to 1,000,000 calls a second", arguments: ["1e-300", "inf", "0"])
+    func qpsRange(value: String) throws {
+        let report = try ArgumentValidationTests.rejection(["serve", "--no-auth", "--qps", value])
+        #expect(report.message == "--qps must be a number of calls per second from 0.001 to 1000000")
+        #expect(report.exitCode == 64)
+    }
+
     @Test("token refuses a --lifetime past ten years, whose expiry a date may not hold")
     func hugeLifetime() throws {
         let report = try ArgumentValidationTests.rejection([

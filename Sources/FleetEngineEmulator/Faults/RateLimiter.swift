@@ -32,7 +32,9 @@ final class RateLimiter: Sendable {
                 bucket.tokens -= 1
                 return nil
             }
-            return (1 - bucket.tokens) / rate
+            // At most a day: a rate of almost nothing would otherwise ask for a wait no Duration
+            // holds (and Int64 cannot take).
+            return min((1 - bucket.tokens) / rate, 86_400)
         }
         guard let wait else { return }
         var delay = ProtobufDuration()

@@ -32,6 +32,11 @@ public struct TripServiceCore: Sendable {
         guard given.pickupPoint?.point != nil else {
             throw EmulatorErrors.invalidArgument(field: "trip.pickup_point", "pickup_point with a point is required")
         }
+        // CreateTripRequest.trip: "Only EXCLUSIVE trips support intermediate_destinations."
+        guard given.tripType != .shared || given.intermediateDestinations.isEmpty else {
+            throw EmulatorErrors.invalidArgument(
+                field: "trip.intermediate_destinations", "only EXCLUSIVE trips may have intermediate destinations")
+        }
         var trip = Trip()
         trip.name = name.description
         trip.tripType = given.tripType

@@ -105,7 +105,9 @@ public struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
         guard trips >= 0 else { throw ValidationError("--trips must not be negative") }
-        if let qps, !(qps > 0) { throw ValidationError("--qps must be positive") }
+        if let qps, !(0.001...1_000_000).contains(qps) {
+            throw ValidationError("--qps must be a number of calls per second from 0.001 to 1000000")
+        }
         if let failEvery, failEvery < 1 { throw ValidationError("--fail-every must be at least 1") }
         if let dropConnectionAt, dropConnectionAt < 1 {
             throw ValidationError("--drop-connection-at must be at least 1")

@@ -130,6 +130,23 @@ struct CreateTripServiceTests {
         #expect(fleetEngineError { try harness.get(ServiceFixtures.name("t")) }?.code == .notFound)
     }
 
+    @Test("a SHARED trip with intermediate destinations is INVALID_ARGUMENT; an EXCLUSIVE one takes them")
+    func intermediateDestinationsOnlyForExclusiveTrips() throws {
+        let harness = ServiceHarness()
+        var trip = ServiceFixtures.tripToCreate()
+        var stop = TerminalLocation()
+        stop.point = LatLng(latitude: 52.51, longitude: 13.39)
+        trip.intermediateDestinations = [stop]
+        trip.tripType = .shared
+        let error = try #require(
+            fleetEngineError { try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "s", trip: trip)) })
+        #expect(error.code == .invalidArgument)
+        #expect(ServiceFixtures.badRequestField(error) == "trip.intermediate_destinations")
+        trip.tripType = .exclusive
+        let created = try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "e", trip: trip))
+        #expect(created.intermediateDestinations == [stop])
+    }
+
     @Test(
         "a malformed parent or trip_id is INVALID_ARGUMENT naming that request field",
         arguments: [

@@ -110,18 +110,24 @@ public final class FleetEngineEmulator: Sendable {
     /// starting now and running `speed` times faster than the emulator's clock. Deterministic for a
     /// seed. Returns their names, in order.
     ///
-    /// - Throws: ALREADY_EXISTS when a seeded name is already in use.
+    /// - Parameter keepingStoredTrips: Leave a seeded name that is already in use as it is (a trip
+    ///   replayed from the data folder: a simulated trip someone updated stopped moving and was
+    ///   kept), instead of refusing.
+    /// - Throws: ALREADY_EXISTS when a seeded name is already in use, unless `keepingStoredTrips`.
     @discardableResult
-    public func simulate(providerID: String, count: Int, seed: UInt64, speed: Double = 1) throws(FleetEngineError)
-        -> [String]
-    {
+    public func simulate(
+        providerID: String, count: Int, seed: UInt64, speed: Double = 1, keepingStoredTrips: Bool = false
+    ) throws(FleetEngineError) -> [String] {
         let simulations = TripSimulation.seeded(
             providerID: providerID, count: count, seed: seed, start: store.time.now())
         var names: [String] = []
         for simulation in simulations {
             let name = simulation.trip(at: .zero).name
-            try addMovingTrip(named: name, motion: simulation, speed: speed)
             names.append(name)
+            if keepingStoredTrips, let stored = try? TripName(parsing: name), (try? store.get(stored)) != nil {
+                continue
+            }
+            try addMovingTrip(named: name, motion: simulation, speed: speed)
         }
         return names
     }

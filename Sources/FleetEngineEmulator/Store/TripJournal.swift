@@ -18,8 +18,9 @@ import FleetEngineCodec
 /// start the journal is replayed; an incomplete or corrupt entry at the very end (a write that
 /// never finished, so never acknowledged) is dropped, and a corrupt entry anywhere else stops the
 /// start with an error rather than losing data silently. An entry whose length runs past the end
-/// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The replayed state is then compacted:
-/// written to `trips.journal.tmp`, synced, and renamed over the journal.
+/// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
+/// replayed state is then compacted (the last version of each trip still there, and the billing
+/// reports): written to `trips.journal.tmp`, synced, and renamed over the journal.
 final class TripJournal: @unchecked Sendable {
     // @unchecked: the descriptor is only written under the store's lock.
     private let descriptor: Int32
@@ -35,7 +36,7 @@ final class TripJournal: @unchecked Sendable {
     static func open(directory: String) throws(EmulatorError) -> (TripJournal, [Entry]) {
         mkdir(directory, 0o755)
         let path = directory + "/trips.journal"
-        let entries = try readEntries(path: path)
+        let entries = compacted(try readEntries(path: path))
         // Compact: write what survives to a new file, then atomically replace the journal.
         let temporary = path + ".tmp"
         let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -56,6 +57,31 @@ final class TripJournal: @unchecked Sendable {
         let descriptor = openFile(path, O_WRONLY | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw .init("cannot open \(path): \(errnoText())") }
         return (TripJournal(descriptor: descriptor, path: path), entries)
+    }
+
+    /// The entries that replay to the same state as `entries`: the last version of each trip
+    /// still there (in the order the trips first appeared), then the billing reports.
+    static func compacted(_ entries: [Entry]) -> [Entry] {
+        var trips: [String: Trip] = [:]
+        var order: [String] = []
+        var reports: [ReportBillableTripRequest] = []
+        for entry in entries {
+            switch entry {
+            case .put(let trip):
+                if trips[trip.name] == nil { order.append(trip.name) }
+                trips[trip.name] = trip
+            case .delete(let name):
+                trips[name] = nil
+            case .billing(let report):
+                reports.append(report)
+            }
+        }
+        var written = Set<String>()
+        let puts = order.compactMap { name -> Entry? in
+            guard let trip = trips[name], written.insert(name).inserted else { return nil }
+            return .put(trip)
+        }
+        return puts + reports.map(Entry.billing)
     }
 
     private init(descriptor: Int32, path: String) {

@@ -162,7 +162,10 @@ public struct ServeCommand: AsyncParsableCommand {
             let shownHost = host.contains(":") ? "[\(host)]" : host
             try output.write(Array("listening on \(shownHost):\(port)\n".utf8))
             if simulate {
-                let names = try emulator.simulate(providerID: provider, count: trips, seed: seed, speed: speed)
+                // With a data folder, a simulated trip that was updated before a restart stopped
+                // moving and was kept: it stays as it was kept rather than failing the start.
+                let names = try emulator.simulate(
+                    providerID: provider, count: trips, seed: seed, speed: speed, keepingStoredTrips: true)
                 try output.write(Array(names.map { $0 + "\n" }.joined().utf8))
             }
             try await group.waitForAll()

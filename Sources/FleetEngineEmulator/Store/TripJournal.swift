@@ -13,7 +13,8 @@ import FleetEngineCodec
 ///
 /// `DIR/trips.journal` holds entries of: a 4-byte little-endian payload length, a 4-byte
 /// little-endian CRC-32 of kind and payload, a kind byte (1 a trip as stored, 2 a deletion by name,
-/// 3 a billing report), then the payload. An entry is appended with one `write` and made durable
+/// 3 a billing report, 4 a trip as stored after when it last changed: 8 bytes of seconds and 4 of
+/// nanoseconds, little-endian; kind 1 is still read, from journals written before), then the payload. An entry is appended with one `write` and made durable
 /// with `fsync` before the write is acknowledged, so an acknowledged write survives a crash. At
 /// start the journal is replayed; an incomplete or corrupt entry at the very end (a write that
 /// never finished, so never acknowledged) is dropped, and a corrupt entry anywhere else stops the
@@ -27,7 +28,9 @@ final class TripJournal: @unchecked Sendable {
     let path: String
 
     enum Entry {
-        case put(Trip)
+        /// A trip as stored, and when it last changed (nil from a journal written before that was
+        /// kept).
+        case put(Trip, updated: Timestamp?)
         case delete(String)
         case billing(ReportBillableTripRequest)
     }
@@ -62,14 +65,14 @@ final class TripJournal: @unchecked Sendable {
     /// The entries that replay to the same state as `entries`: the last version of each trip
     /// still there (in the order the trips first appeared), then the billing reports.
     static func compacted(_ entries: [Entry]) -> [Entry] {
-        var trips: [String: Trip] = [:]
+        var trips: [String: (trip: Trip, updated: Timestamp?)] = [:]
         var order: [String] = []
         var reports: [ReportBillableTripRequest] = []
         for entry in entries {
             switch entry {
-            case .put(let trip):
+            case .put(let trip, let updated):
                 if trips[trip.name] == nil { order.append(trip.name) }
-                trips[trip.name] = trip
+                trips[trip.name] = (trip, updated)
             case .delete(let name):
                 trips[name] = nil
             case .billing(let report):
@@ -78,8 +81,8 @@ final class TripJournal: @unchecked Sendable {
         }
         var written = Set<String>()
         let puts = order.compactMap { name -> Entry? in
-            guard let trip = trips[name], written.insert(name).inserted else { return nil }
-            return .put(trip)
+            guard let kept = trips[name], written.insert(name).inserted else { return nil }
+            return .put(kept.trip, updated: kept.updated)
         }
         return puts + reports.map(Entry.billing)
     }
@@ -104,9 +107,17 @@ final class TripJournal: @unchecked Sendable {
         var payload: [UInt8]
         let kind: UInt8
         switch entry {
-        case .put(let trip):
+        case .put(let trip, nil):
             kind = 1
             payload = trip.serializedBytes()
+        case .put(let trip, let updated?):
+            kind = 4
+            payload = []
+            let seconds = UInt64(bitPattern: updated.seconds)
+            appendLittleEndian(UInt32(truncatingIfNeeded: seconds), to: &payload)
+            appendLittleEndian(UInt32(truncatingIfNeeded: seconds >> 32), to: &payload)
+            appendLittleEndian(UInt32(bitPattern: updated.nanos), to: &payload)
+            payload += trip.serializedBytes()
         case .delete(let name):
             kind = 2
             payload = Array(name.utf8)
@@ -159,14 +170,24 @@ final class TripJournal: @unchecked Sendable {
                 throw .init("\(path) is corrupt at byte \(offset): checksum mismatch")
             }
             let body = payload.dropFirst()
-            guard (1...3).contains(payload[0]) else {
+            guard (1...4).contains(payload[0]) else {
                 throw .init("\(path) has an entry of unknown kind \(payload[0]) at byte \(offset)")
             }
             do throws(CodecError) {
                 switch payload[0] {
-                case 1: entries.append(.put(try Trip(serializedBytes: body)))
+                case 1: entries.append(.put(try Trip(serializedBytes: body), updated: nil))
                 case 2: entries.append(.delete(String(decoding: body, as: UTF8.self)))
-                default: entries.append(.billing(try ReportBillableTripRequest(serializedBytes: body)))
+                case 3: entries.append(.billing(try ReportBillableTripRequest(serializedBytes: body)))
+                default:
+                    guard body.count >= 12 else {
+                        throw CodecError(
+                            code: .truncated, message: "\(body.count) bytes, too short for when the trip last changed")
+                    }
+                    let fields = Array(body.prefix(12))
+                    let seconds = UInt64(readLittleEndian(fields, 0)) | UInt64(readLittleEndian(fields, 4)) << 32
+                    let updated = Timestamp(
+                        seconds: Int64(bitPattern: seconds), nanos: Int32(bitPattern: readLittleEndian(fields, 8)))
+                    entries.append(.put(try Trip(serializedBytes: body.dropFirst(12)), updated: updated))
                 }
             } catch {
                 throw .init("\(path) has an unreadable entry at byte \(offset): \(error)")
@@ -185,7 +206,7 @@ final class TripJournal: @unchecked Sendable {
         while data.count - candidate >= 9 {
             let length = Int(readLittleEndian(data, candidate))
             let start = candidate + 8
-            if data.count - start >= length + 1, (1...3).contains(data[start]),
+            if data.count - start >= length + 1, (1...4).contains(data[start]),
                 CRC32.checksum(Array(data[start..<(start + length + 1)])) == readLittleEndian(data, candidate + 4)
             {
                 return candidate

@@ -45,7 +45,7 @@ final class TripStore: Sendable {
         var initial = State()
         for entry in entries {
             switch entry {
-            case .put(let trip):
+            case .put(let trip, let updated):
                 var versions = TripVersions()
                 versions.currentRouteSegment = trip.currentRouteSegmentVersion
                 versions.currentRouteSegmentTraffic = trip.currentRouteSegmentTrafficVersion
@@ -53,7 +53,8 @@ final class TripStore: Sendable {
                 versions.remainingWaypointsRoute = trip.remainingWaypointsRouteVersion
                 versions.intermediateDestinations = trip.intermediateDestinationsVersion
                 initial.records[trip.name] = Record(
-                    trip: trip, versions: versions, updated: time.now(), motion: nil, motionStart: Timestamp(),
+                    trip: trip, versions: versions, updated: updated ?? time.now(), motion: nil,
+                    motionStart: Timestamp(),
                     motionSpeed: 1)
             case .delete(let name):
                 initial.records[name] = nil
@@ -87,7 +88,7 @@ final class TripStore: Sendable {
             }
             record.versions.advance(from: nil, to: record.trip, at: now)
             record.versions.stamp(&record.trip)
-            if motion == nil { try persist(.put(record.trip)) }
+            if motion == nil { try persist(.put(record.trip, updated: now)) }
             state.records[trip.name] = record
             return record.trip
         }
@@ -128,7 +129,7 @@ final class TripStore: Sendable {
             record.versions.stamp(&trip)
             record.trip = trip
             if trip != previous { record.updated = now }
-            try persist(.put(trip))
+            try persist(.put(trip, updated: record.updated))
             state.records[name.description] = record
             return trip
         }

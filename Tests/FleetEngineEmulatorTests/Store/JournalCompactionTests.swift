@@ -78,4 +78,34 @@ struct JournalCompactionTests {
         get.name = names[0]
         #expect(try second.service.getTrip(get).numberOfPassengers == changed.numberOfPassengers)
     }
+
+    @Test("when a trip last changed survives a restart, so minimum_staleness still finds it")
+    func stalenessSurvivesRestart() throws {
+        let folder = try TemporaryDataDirectory()
+        let clock = PersistenceStoreTests.clock()
+        _ = try PersistenceStoreTests.create(try folder.emulator(clock: clock), "quiet")
+        clock.advance(by: .seconds(3_600))
+        let restarted = try folder.emulator(clock: clock)
+        var request = SearchTripsServiceTests.request()
+        var staleness = ProtobufDuration()
+        staleness.seconds = 1_800
+        request.minimumStaleness = staleness
+        #expect(try restarted.service.searchTrips(request).trips.map(\.name) == [ServiceFixtures.name("quiet")])
+    }
+
+    @Test("a journal written before change times were kept (kind 1 entries) still opens")
+    func olderJournalOpens() throws {
+        let folder = try TemporaryDataDirectory()
+        var trip = Trip()
+        trip.name = ServiceFixtures.name("old")
+        trip.tripType = .exclusive
+        let payload = [UInt8(1)] + trip.serializedBytes()
+        var bytes: [UInt8] = []
+        for value in [UInt32(payload.count - 1), CRC32.checksum(payload)] {
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        try folder.writeJournal(bytes + payload)
+        let emulator = try folder.emulator(clock: PersistenceStoreTests.clock())
+        #expect(try PersistenceStoreTests.get(emulator, "old").tripType == .exclusive)
+    }
 }

@@ -40,16 +40,14 @@ final class TokenCache: Sendable {
     private struct Entry {
         var issued: Issued
         var expiry: ContinuousClock.Instant?
-        /// When it was stored, as a count of the tokens stored before it.
-        var serial: UInt64
-        /// The provider request it answered: a request asked earlier that answers later (a plain
-        /// request overtaken by a refresh) does not replace it.
+        /// The provider request it answered, numbered in the order requests were asked: a request
+        /// asked earlier that answers later (a plain request overtaken by a refresh) does not
+        /// replace it, and a full cache drops the tokens asked for longest ago.
         var fetchID: UInt64
     }
 
     private struct Entries {
         var tokens: [Key: Entry] = [:]
-        var stored: UInt64 = 0
         /// The provider requests under way, each with the calls waiting for it.
         var fetches: [FetchKey: Fetch] = [:]
         var lastID: UInt64 = 0
@@ -188,9 +186,7 @@ final class TokenCache: Sendable {
                 if entries.tokens[fetchKey.key] == nil, entries.tokens.count >= capacity {
                     Self.evict(&entries.tokens, capacity: capacity, now: now)
                 }
-                entries.stored &+= 1
-                entries.tokens[fetchKey.key] = Entry(
-                    issued: good, expiry: expiry, serial: entries.stored, fetchID: fetchID)
+                entries.tokens[fetchKey.key] = Entry(issued: good, expiry: expiry, fetchID: fetchID)
             }
             guard entries.fetches[fetchKey]?.id == fetchID else { return [] }
             return entries.fetches.removeValue(forKey: fetchKey).map { Array($0.waiters.values) } ?? []
@@ -242,7 +238,7 @@ final class TokenCache: Sendable {
         tokens = tokens.filter { $0.value.expiry.map { now < $0 } ?? true }
         guard tokens.count >= capacity else { return }
         let excess = tokens.count - capacity + 1
-        let oldest = tokens.sorted { $0.value.serial < $1.value.serial }.prefix(max(excess, capacity / 10))
+        let oldest = tokens.sorted { $0.value.fetchID < $1.value.fetchID }.prefix(max(excess, capacity / 10))
         for (key, _) in oldest { tokens[key] = nil }
     }
 

@@ -10,7 +10,9 @@ public struct DecodeCommand: AsyncParsableCommand {
         discussion: """
             The input is one serialized message, or with --grpc-frames a stream of gRPC \
             length-prefixed messages (for example the DATA of a captured call), printed one \
-            message per line. Compressed frames need --encoding.
+            message per line as soon as its frame is complete, so a stream of any length (or one \
+            still arriving through a pipe) goes through in the memory of one message. Compressed frames \
+            need --encoding.
             """
     )
 

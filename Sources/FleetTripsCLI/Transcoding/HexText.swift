@@ -10,38 +10,10 @@ enum HexText {
     static func decode(_ text: some Collection<UInt8>) throws(FleetTripsError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(text.count / 2)
-        var high: UInt8?
-        var digitCount = 0
-        for (offset, character) in text.enumerated() {
-            if TextInput.isWhitespace(character) { continue }
-            guard let value = value(of: character) else {
-                throw FleetTripsError(
-                    code: .invalidInputText,
-                    message: "\(TextInput.describe(character)) at text offset \(offset) is not a hex digit")
-            }
-            digitCount += 1
-            if let pending = high {
-                output.append(pending << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        guard high == nil else {
-            throw FleetTripsError(
-                code: .invalidInputText,
-                message: "hex text has an odd number of digits (\(digitCount)); each byte takes two")
-        }
+        var decoder = HexTextDecoder()
+        try decoder.decode(text, into: &output)
+        try decoder.finish()
         return output
-    }
-
-    private static func value(of character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Encodes bytes as lowercase hex, two digits per byte.

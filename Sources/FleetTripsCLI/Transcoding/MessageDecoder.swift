@@ -39,13 +39,30 @@ public struct MessageDecoder: Sendable {
         return inputForm == .raw ? max : 4 * max + 64 * 1024
     }
 
-    /// Reads one message's worth of `file` (all of it for a stream) and decodes it as ``run(input:output:)``
-    /// does, refusing an input over ``inputLimit`` before holding more of it than that.
+    /// Reads `file` and decodes it as ``run(input:output:)`` does. One message is refused when its
+    /// input is over ``inputLimit``, before more than that is held; a gRPC stream is read a piece at
+    /// a time and each message written as soon as it is complete, so a stream of any length takes
+    /// the memory of one message.
     ///
     /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
     ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
     public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
-        let limit = inputLimit ?? .max
+        guard let limit = inputLimit else {
+            var reader = streamReader()
+            do {
+                try file.readChunks(chunkSize: 64 * 1024) { chunk in
+                    try reader.read(chunk) { (payload, number, offset) throws(FleetTripsError) in
+                        try write(payload, number: number, offset: offset, to: &output)
+                    }
+                }
+            } catch let error as FleetTripsError {
+                throw error
+            } catch {
+                throw FleetTripsError(code: .unreadableInput, message: "cannot read \(file.displayName)", cause: error)
+            }
+            try finish(&reader, output: &output)
+            return
+        }
         let input = try file.readAll(atMost: limit)
         guard input.count <= limit else {
             throw FleetTripsError(
@@ -63,40 +80,34 @@ public struct MessageDecoder: Sendable {
     ///
     /// - Throws: ``FleetTripsError`` saying which message failed and why.
     public func run(input: [UInt8], output: inout some ByteSink) throws(FleetTripsError) {
-        let binary = try inputForm.bytes(from: input)
-        switch framing {
-        case .single:
-            try output.write(json(for: binary, context: "the input"))
-        case .grpcFrames(let encoding):
-            try decodeStream(binary, encoding: encoding, output: &output)
+        guard case .grpcFrames = framing else {
+            try output.write(json(for: inputForm.bytes(from: input), context: "the input"))
+            return
+        }
+        var reader = streamReader()
+        try reader.read(input[...]) { (payload, number, offset) throws(FleetTripsError) in
+            try write(payload, number: number, offset: offset, to: &output)
+        }
+        try finish(&reader, output: &output)
+    }
+
+    private func streamReader() -> FramedMessageReader {
+        let encoding: MessageEncoding
+        if case .grpcFrames(let streamEncoding) = framing { encoding = streamEncoding } else { encoding = .identity }
+        return FramedMessageReader(
+            form: inputForm, maxMessageSize: decodingOptions.maxMessageSize, encoding: encoding)
+    }
+
+    private func finish(_ reader: inout FramedMessageReader, output: inout some ByteSink) throws(FleetTripsError) {
+        try reader.finish { (payload, number, offset) throws(FleetTripsError) in
+            try write(payload, number: number, offset: offset, to: &output)
         }
     }
 
-    private func decodeStream(
-        _ stream: [UInt8],
-        encoding: MessageEncoding,
-        output: inout some ByteSink
+    private func write(
+        _ payload: [UInt8], number: Int, offset: Int, to output: inout some ByteSink
     ) throws(FleetTripsError) {
-        var deframer = GRPCMessageDeframer(maxMessageSize: decodingOptions.maxMessageSize, encoding: encoding)
-        deframer.append(stream)
-        var number = 0
-        while true {
-            let payload: [UInt8]?
-            let offset = deframer.nextMessageOffset
-            do {
-                payload = try deframer.nextPayload()
-            } catch {
-                throw framingFailure(error, message: number + 1, offset: offset)
-            }
-            guard let payload else { break }
-            number += 1
-            try output.write(json(for: payload, context: "message \(number) (frame at stream offset \(offset))"))
-        }
-        do {
-            try deframer.finish()
-        } catch {
-            throw framingFailure(error, message: number + 1, offset: deframer.nextMessageOffset)
-        }
+        try output.write(json(for: payload, context: "message \(number) (frame at stream offset \(offset))"))
     }
 
     private func json(for binary: [UInt8], context: String) throws(FleetTripsError) -> [UInt8] {
@@ -109,13 +120,5 @@ public struct MessageDecoder: Sendable {
                 message: "cannot decode \(context) as \(messageType.protoMessageName)",
                 cause: error)
         }
-    }
-
-    private func framingFailure(_ error: WireError, message number: Int, offset: Int) -> FleetTripsError {
-        var text = "cannot read message \(number) of the gRPC stream"
-        if error.code == .compressedWithoutEncoding {
-            text += " (pass --encoding gzip or --encoding deflate for compressed messages)"
-        }
-        return FleetTripsError(code: .invalidFraming, message: text, cause: error)
     }
 }

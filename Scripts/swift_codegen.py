@@ -974,16 +974,35 @@ def write_json_members(w, message, registry):
     w("}", 1)
 
 
+def json_clear(field, T):
+    """The statement that clears a field, as a JSON `null` does."""
+    if field.oneof is not None:
+        return "if case .%s = %s%s { %s%s = nil }" % (field.swift, T, field.oneof.swift, T, field.oneof.swift)
+    default = field.default()
+    return "%s%s = %s" % (T, field.swift, "nil" if default is None else default)
+
+
 def write_json_parse(w, message, registry):
+    # Each appearance of a field is read as Google's Python `json_format` reads it, which matters
+    # when one object names a field by both its names: `null` clears the field, a list or map
+    # replaces what was there, an ordinary message is merged into the one already read (a
+    # well-known type's JSON form replaces it), and a scalar replaces it.
     signature = "json value: JSONValue, context: inout JSONReadContext"
+    T = "fields." if message.boxed else "self."
     if message.boxed:
         write_boxed_init(w, signature, "json: value, context: &context")
+        w("mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {", 1)
+        w("try Self.read(into: &uniqueStorage().fields, json: value, context: &context)", 2)
+        w("}", 1)
+        w("", 0)
         w("private static func read(into fields: inout Fields, %s) throws(CodecError) {" % signature, 1)
     else:
         w("init(%s) throws(CodecError) {" % signature, 1)
-    T = "fields." if message.boxed else "self."
-    if not message.boxed:
         w("self.init()", 2)
+        w("try mergeJSON(value, context: &context)", 2)
+        w("}", 1)
+        w("", 0)
+        w("mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {", 1)
     w("let members = try context.object(value, typeName: Self.protoMessageName)", 2)
     if not message.fields:
         w("for member in members where !context.options.ignoringUnknownFields {", 2)
@@ -1000,10 +1019,14 @@ def write_json_parse(w, message, registry):
         w("case %s:" % ", ".join(labels), 2)
         w('context.enter("%s")' % field.name, 3)
         w("defer { context.leave() }", 3)
-        w("if context.isNull(member.value) { continue }", 3)
+        w("if context.isNull(member.value) {", 3)
+        w(json_clear(field, T), 4)
+        w("continue", 4)
+        w("}", 3)
         if field.is_map:
             entry = registry.messages[field.type_name]
             key, value = entry.fields
+            w(T + "%s.removeAll()" % field.swift, 3)
             w("for entry in try context.object(member.value, typeName: \"map\") {", 3)
             if key.type == F.TYPE_STRING:
                 key_expr = "entry.key"
@@ -1019,6 +1042,7 @@ def write_json_parse(w, message, registry):
                 w(T + "%s[%s] = %s" % (field.swift, key_expr, json_read_value(value, "entry.value")), 4)
             w("}", 3)
         elif field.repeated:
+            w(T + "%s.removeAll()" % field.swift, 3)
             w("for (index, element) in try context.array(member.value).enumerated() {", 3)
             w('context.enter("[\\(index)]")', 4)
             w("defer { context.leave() }", 4)
@@ -1046,6 +1070,14 @@ def write_json_parse(w, message, registry):
         elif field.is_enum:
             w("if let parsed = %s {" % json_read_value(field, "member.value"), 3)
             w(T + "%s = parsed" % field.swift, 4)
+            w("}", 3)
+        elif field.is_message:
+            w("if var merged = %s%s {" % (T, field.swift), 3)
+            w("%s%s = nil" % (T, field.swift), 4)
+            w("try merged.mergeJSON(member.value, context: &context)", 4)
+            w("%s%s = merged" % (T, field.swift), 4)
+            w("} else {", 3)
+            w(T + "%s = %s" % (field.swift, json_read_value(field, "member.value")), 4)
             w("}", 3)
         else:
             w(T + "%s = %s" % (field.swift, json_read_value(field, "member.value")), 3)

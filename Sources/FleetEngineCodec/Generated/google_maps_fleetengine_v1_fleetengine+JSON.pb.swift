@@ -19,13 +19,20 @@ extension TerminalPointId: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "placeId", "place_id":
                 context.enter("place_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .placeID = self.id { self.id = nil }
+                    continue
+                }
                 guard self.id == nil else {
                     throw context.error(.invalidJSONValue, "more than one field of oneof Id is set", at: member.value)
                 }
@@ -33,7 +40,10 @@ extension TerminalPointId: JSONCodableMessage {
             case "generatedId", "generated_id":
                 context.enter("generated_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .generatedID = self.id { self.id = nil }
+                    continue
+                }
                 guard self.id == nil else {
                     throw context.error(.invalidJSONValue, "more than one field of oneof Id is set", at: member.value)
                 }
@@ -41,7 +51,10 @@ extension TerminalPointId: JSONCodableMessage {
             case "value":
                 context.enter("value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.value = ""
+                    continue
+                }
                 self.value = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -78,33 +91,64 @@ extension TerminalLocation: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "point":
                 context.enter("point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.point = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.point = nil
+                    continue
+                }
+                if var merged = self.point {
+                    self.point = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.point = merged
+                } else {
+                    self.point = try LatLng(json: member.value, context: &context)
+                }
             case "terminalPointId", "terminal_point_id":
                 context.enter("terminal_point_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.terminalPointID = try TerminalPointId(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.terminalPointID = nil
+                    continue
+                }
+                if var merged = self.terminalPointID {
+                    self.terminalPointID = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.terminalPointID = merged
+                } else {
+                    self.terminalPointID = try TerminalPointId(json: member.value, context: &context)
+                }
             case "accessPointId", "access_point_id":
                 context.enter("access_point_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.accessPointID = ""
+                    continue
+                }
                 self.accessPointID = try context.string(member.value)
             case "tripId", "trip_id":
                 context.enter("trip_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.tripID = ""
+                    continue
+                }
                 self.tripID = try context.string(member.value)
             case "terminalLocationType", "terminal_location_type":
                 context.enter("terminal_location_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.terminalLocationType = WaypointType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: WaypointType.self) {
                     self.terminalLocationType = parsed
                 }
@@ -168,6 +212,10 @@ extension TripWaypoint: JSONCodableMessage {
         self.init(storage: storage)
     }
 
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        try Self.read(into: &uniqueStorage().fields, json: value, context: &context)
+    }
+
     private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
         throws(CodecError)
     {
@@ -177,24 +225,43 @@ extension TripWaypoint: JSONCodableMessage {
             case "location":
                 context.enter("location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.location = try TerminalLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.location = nil
+                    continue
+                }
+                if var merged = fields.location {
+                    fields.location = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.location = merged
+                } else {
+                    fields.location = try TerminalLocation(json: member.value, context: &context)
+                }
             case "tripId", "trip_id":
                 context.enter("trip_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.tripID = ""
+                    continue
+                }
                 fields.tripID = try context.string(member.value)
             case "waypointType", "waypoint_type":
                 context.enter("waypoint_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.waypointType = WaypointType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: WaypointType.self) {
                     fields.waypointType = parsed
                 }
             case "pathToWaypoint", "path_to_waypoint":
                 context.enter("path_to_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.pathToWaypoint = []
+                    continue
+                }
+                fields.pathToWaypoint.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -204,28 +271,61 @@ extension TripWaypoint: JSONCodableMessage {
             case "encodedPathToWaypoint", "encoded_path_to_waypoint":
                 context.enter("encoded_path_to_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.encodedPathToWaypoint = ""
+                    continue
+                }
                 fields.encodedPathToWaypoint = try context.string(member.value)
             case "trafficToWaypoint", "traffic_to_waypoint":
                 context.enter("traffic_to_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.trafficToWaypoint = try ConsumableTrafficPolyline(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.trafficToWaypoint = nil
+                    continue
+                }
+                if var merged = fields.trafficToWaypoint {
+                    fields.trafficToWaypoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.trafficToWaypoint = merged
+                } else {
+                    fields.trafficToWaypoint = try ConsumableTrafficPolyline(json: member.value, context: &context)
+                }
             case "distanceMeters", "distance_meters":
                 context.enter("distance_meters")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.distanceMeters = nil
+                    continue
+                }
                 fields.distanceMeters = try context.int32(member.value)
             case "eta":
                 context.enter("eta")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.eta = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.eta = nil
+                    continue
+                }
+                if var merged = fields.eta {
+                    fields.eta = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.eta = merged
+                } else {
+                    fields.eta = try Timestamp(json: member.value, context: &context)
+                }
             case "duration":
                 context.enter("duration")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.duration = try ProtobufDuration(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.duration = nil
+                    continue
+                }
+                if var merged = fields.duration {
+                    fields.duration = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.duration = merged
+                } else {
+                    fields.duration = try ProtobufDuration(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -261,23 +361,36 @@ extension VehicleAttribute: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "key":
                 context.enter("key")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.key = ""
+                    continue
+                }
                 self.key = try context.string(member.value)
             case "value":
                 context.enter("value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.value = ""
+                    continue
+                }
                 self.value = try context.string(member.value)
             case "stringValue", "string_value":
                 context.enter("string_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .stringValue = self.vehicleAttributeValue { self.vehicleAttributeValue = nil }
+                    continue
+                }
                 guard self.vehicleAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof vehicle_attribute_value is set",
@@ -287,7 +400,10 @@ extension VehicleAttribute: JSONCodableMessage {
             case "boolValue", "bool_value":
                 context.enter("bool_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .boolValue = self.vehicleAttributeValue { self.vehicleAttributeValue = nil }
+                    continue
+                }
                 guard self.vehicleAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof vehicle_attribute_value is set",
@@ -297,7 +413,10 @@ extension VehicleAttribute: JSONCodableMessage {
             case "numberValue", "number_value":
                 context.enter("number_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .numberValue = self.vehicleAttributeValue { self.vehicleAttributeValue = nil }
+                    continue
+                }
                 guard self.vehicleAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof vehicle_attribute_value is set",
@@ -451,6 +570,10 @@ extension VehicleLocation: JSONCodableMessage {
         self.init(storage: storage)
     }
 
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        try Self.read(into: &uniqueStorage().fields, json: value, context: &context)
+    }
+
     private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
         throws(CodecError)
     {
@@ -460,168 +583,318 @@ extension VehicleLocation: JSONCodableMessage {
             case "location":
                 context.enter("location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.location = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.location = nil
+                    continue
+                }
+                if var merged = fields.location {
+                    fields.location = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.location = merged
+                } else {
+                    fields.location = try LatLng(json: member.value, context: &context)
+                }
             case "horizontalAccuracy", "horizontal_accuracy":
                 context.enter("horizontal_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.horizontalAccuracy = nil
+                    continue
+                }
                 fields.horizontalAccuracy = try context.double(member.value)
             case "latlngAccuracy", "latlng_accuracy":
                 context.enter("latlng_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.latlngAccuracy = nil
+                    continue
+                }
                 fields.latlngAccuracy = try context.double(member.value)
             case "heading":
                 context.enter("heading")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.heading = nil
+                    continue
+                }
                 fields.heading = try context.int32(member.value)
             case "bearingAccuracy", "bearing_accuracy":
                 context.enter("bearing_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.bearingAccuracy = nil
+                    continue
+                }
                 fields.bearingAccuracy = try context.double(member.value)
             case "headingAccuracy", "heading_accuracy":
                 context.enter("heading_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.headingAccuracy = nil
+                    continue
+                }
                 fields.headingAccuracy = try context.double(member.value)
             case "altitude":
                 context.enter("altitude")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.altitude = nil
+                    continue
+                }
                 fields.altitude = try context.double(member.value)
             case "verticalAccuracy", "vertical_accuracy":
                 context.enter("vertical_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.verticalAccuracy = nil
+                    continue
+                }
                 fields.verticalAccuracy = try context.double(member.value)
             case "altitudeAccuracy", "altitude_accuracy":
                 context.enter("altitude_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.altitudeAccuracy = nil
+                    continue
+                }
                 fields.altitudeAccuracy = try context.double(member.value)
             case "speedKmph", "speed_kmph":
                 context.enter("speed_kmph")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.speedKmph = nil
+                    continue
+                }
                 fields.speedKmph = try context.int32(member.value)
             case "speed":
                 context.enter("speed")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.speed = nil
+                    continue
+                }
                 fields.speed = try context.double(member.value)
             case "speedAccuracy", "speed_accuracy":
                 context.enter("speed_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.speedAccuracy = nil
+                    continue
+                }
                 fields.speedAccuracy = try context.double(member.value)
             case "updateTime", "update_time":
                 context.enter("update_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.updateTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.updateTime = nil
+                    continue
+                }
+                if var merged = fields.updateTime {
+                    fields.updateTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.updateTime = merged
+                } else {
+                    fields.updateTime = try Timestamp(json: member.value, context: &context)
+                }
             case "serverTime", "server_time":
                 context.enter("server_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.serverTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.serverTime = nil
+                    continue
+                }
+                if var merged = fields.serverTime {
+                    fields.serverTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.serverTime = merged
+                } else {
+                    fields.serverTime = try Timestamp(json: member.value, context: &context)
+                }
             case "locationSensor", "location_sensor":
                 context.enter("location_sensor")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.locationSensor = LocationSensor(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
                     fields.locationSensor = parsed
                 }
             case "isRoadSnapped", "is_road_snapped":
                 context.enter("is_road_snapped")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.isRoadSnapped = nil
+                    continue
+                }
                 fields.isRoadSnapped = try context.bool(member.value)
             case "isGpsSensorEnabled", "is_gps_sensor_enabled":
                 context.enter("is_gps_sensor_enabled")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.isGpsSensorEnabled = nil
+                    continue
+                }
                 fields.isGpsSensorEnabled = try context.bool(member.value)
             case "timeSinceUpdate", "time_since_update":
                 context.enter("time_since_update")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.timeSinceUpdate = nil
+                    continue
+                }
                 fields.timeSinceUpdate = try context.int32(member.value)
             case "numStaleUpdates", "num_stale_updates":
                 context.enter("num_stale_updates")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.numStaleUpdates = nil
+                    continue
+                }
                 fields.numStaleUpdates = try context.int32(member.value)
             case "rawLocation", "raw_location":
                 context.enter("raw_location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.rawLocation = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.rawLocation = nil
+                    continue
+                }
+                if var merged = fields.rawLocation {
+                    fields.rawLocation = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.rawLocation = merged
+                } else {
+                    fields.rawLocation = try LatLng(json: member.value, context: &context)
+                }
             case "rawLocationTime", "raw_location_time":
                 context.enter("raw_location_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.rawLocationTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.rawLocationTime = nil
+                    continue
+                }
+                if var merged = fields.rawLocationTime {
+                    fields.rawLocationTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.rawLocationTime = merged
+                } else {
+                    fields.rawLocationTime = try Timestamp(json: member.value, context: &context)
+                }
             case "rawLocationSensor", "raw_location_sensor":
                 context.enter("raw_location_sensor")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.rawLocationSensor = LocationSensor(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
                     fields.rawLocationSensor = parsed
                 }
             case "rawLocationAccuracy", "raw_location_accuracy":
                 context.enter("raw_location_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.rawLocationAccuracy = nil
+                    continue
+                }
                 fields.rawLocationAccuracy = try context.double(member.value)
             case "flpLocation", "flp_location":
                 context.enter("flp_location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.flpLocation = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.flpLocation = nil
+                    continue
+                }
+                if var merged = fields.flpLocation {
+                    fields.flpLocation = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.flpLocation = merged
+                } else {
+                    fields.flpLocation = try LatLng(json: member.value, context: &context)
+                }
             case "flpUpdateTime", "flp_update_time":
                 context.enter("flp_update_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.flpUpdateTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.flpUpdateTime = nil
+                    continue
+                }
+                if var merged = fields.flpUpdateTime {
+                    fields.flpUpdateTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.flpUpdateTime = merged
+                } else {
+                    fields.flpUpdateTime = try Timestamp(json: member.value, context: &context)
+                }
             case "flpLatlngAccuracyMeters", "flp_latlng_accuracy_meters":
                 context.enter("flp_latlng_accuracy_meters")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.flpLatlngAccuracyMeters = nil
+                    continue
+                }
                 fields.flpLatlngAccuracyMeters = try context.double(member.value)
             case "flpHeadingDegrees", "flp_heading_degrees":
                 context.enter("flp_heading_degrees")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.flpHeadingDegrees = nil
+                    continue
+                }
                 fields.flpHeadingDegrees = try context.int32(member.value)
             case "supplementalLocation", "supplemental_location":
                 context.enter("supplemental_location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.supplementalLocation = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.supplementalLocation = nil
+                    continue
+                }
+                if var merged = fields.supplementalLocation {
+                    fields.supplementalLocation = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.supplementalLocation = merged
+                } else {
+                    fields.supplementalLocation = try LatLng(json: member.value, context: &context)
+                }
             case "supplementalLocationTime", "supplemental_location_time":
                 context.enter("supplemental_location_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.supplementalLocationTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.supplementalLocationTime = nil
+                    continue
+                }
+                if var merged = fields.supplementalLocationTime {
+                    fields.supplementalLocationTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.supplementalLocationTime = merged
+                } else {
+                    fields.supplementalLocationTime = try Timestamp(json: member.value, context: &context)
+                }
             case "supplementalLocationSensor", "supplemental_location_sensor":
                 context.enter("supplemental_location_sensor")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.supplementalLocationSensor = LocationSensor(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: LocationSensor.self) {
                     fields.supplementalLocationSensor = parsed
                 }
             case "supplementalLocationAccuracy", "supplemental_location_accuracy":
                 context.enter("supplemental_location_accuracy")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.supplementalLocationAccuracy = nil
+                    continue
+                }
                 fields.supplementalLocationAccuracy = try context.double(member.value)
             case "roadSnapped", "road_snapped":
                 context.enter("road_snapped")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.roadSnapped = false
+                    continue
+                }
                 fields.roadSnapped = try context.bool(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -654,18 +927,28 @@ extension TripAttribute: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "key":
                 context.enter("key")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.key = ""
+                    continue
+                }
                 self.key = try context.string(member.value)
             case "stringValue", "string_value":
                 context.enter("string_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .stringValue = self.tripAttributeValue { self.tripAttributeValue = nil }
+                    continue
+                }
                 guard self.tripAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof trip_attribute_value is set", at: member.value)
@@ -674,7 +957,10 @@ extension TripAttribute: JSONCodableMessage {
             case "boolValue", "bool_value":
                 context.enter("bool_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .boolValue = self.tripAttributeValue { self.tripAttributeValue = nil }
+                    continue
+                }
                 guard self.tripAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof trip_attribute_value is set", at: member.value)
@@ -683,7 +969,10 @@ extension TripAttribute: JSONCodableMessage {
             case "numberValue", "number_value":
                 context.enter("number_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    if case .numberValue = self.tripAttributeValue { self.tripAttributeValue = nil }
+                    continue
+                }
                 guard self.tripAttributeValue == nil else {
                     throw context.error(
                         .invalidJSONValue, "more than one field of oneof trip_attribute_value is set", at: member.value)

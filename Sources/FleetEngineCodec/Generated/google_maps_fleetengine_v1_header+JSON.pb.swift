@@ -59,6 +59,10 @@ extension RequestHeader: JSONCodableMessage {
         self.init(storage: storage)
     }
 
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        try Self.read(into: &uniqueStorage().fields, json: value, context: &context)
+    }
+
     private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
         throws(CodecError)
     {
@@ -68,66 +72,102 @@ extension RequestHeader: JSONCodableMessage {
             case "languageCode", "language_code":
                 context.enter("language_code")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.languageCode = ""
+                    continue
+                }
                 fields.languageCode = try context.string(member.value)
             case "regionCode", "region_code":
                 context.enter("region_code")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.regionCode = ""
+                    continue
+                }
                 fields.regionCode = try context.string(member.value)
             case "sdkVersion", "sdk_version":
                 context.enter("sdk_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.sdkVersion = ""
+                    continue
+                }
                 fields.sdkVersion = try context.string(member.value)
             case "osVersion", "os_version":
                 context.enter("os_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.osVersion = ""
+                    continue
+                }
                 fields.osVersion = try context.string(member.value)
             case "deviceModel", "device_model":
                 context.enter("device_model")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.deviceModel = ""
+                    continue
+                }
                 fields.deviceModel = try context.string(member.value)
             case "sdkType", "sdk_type":
                 context.enter("sdk_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.sdkType = RequestHeader.SdkType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: RequestHeader.SdkType.self) {
                     fields.sdkType = parsed
                 }
             case "mapsSdkVersion", "maps_sdk_version":
                 context.enter("maps_sdk_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.mapsSDKVersion = ""
+                    continue
+                }
                 fields.mapsSDKVersion = try context.string(member.value)
             case "navSdkVersion", "nav_sdk_version":
                 context.enter("nav_sdk_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.navSDKVersion = ""
+                    continue
+                }
                 fields.navSDKVersion = try context.string(member.value)
             case "platform":
                 context.enter("platform")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.platform = RequestHeader.Platform(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: RequestHeader.Platform.self) {
                     fields.platform = parsed
                 }
             case "manufacturer":
                 context.enter("manufacturer")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.manufacturer = ""
+                    continue
+                }
                 fields.manufacturer = try context.string(member.value)
             case "androidApiLevel", "android_api_level":
                 context.enter("android_api_level")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.androidAPILevel = 0
+                    continue
+                }
                 fields.androidAPILevel = try context.int32(member.value)
             case "traceId", "trace_id":
                 context.enter("trace_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.traceID = ""
+                    continue
+                }
                 fields.traceID = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {

@@ -19,23 +19,36 @@ extension SpeedReadingInterval: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "startPolylinePointIndex", "start_polyline_point_index":
                 context.enter("start_polyline_point_index")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.startPolylinePointIndex = 0
+                    continue
+                }
                 self.startPolylinePointIndex = try context.int32(member.value)
             case "endPolylinePointIndex", "end_polyline_point_index":
                 context.enter("end_polyline_point_index")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.endPolylinePointIndex = 0
+                    continue
+                }
                 self.endPolylinePointIndex = try context.int32(member.value)
             case "speed":
                 context.enter("speed")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.speed = SpeedReadingInterval.Speed(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: SpeedReadingInterval.Speed.self) {
                     self.speed = parsed
                 }
@@ -67,13 +80,21 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "speedReadingInterval", "speed_reading_interval":
                 context.enter("speed_reading_interval")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.speedReadingInterval = []
+                    continue
+                }
+                self.speedReadingInterval.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -83,7 +104,10 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
             case "encodedPathToWaypoint", "encoded_path_to_waypoint":
                 context.enter("encoded_path_to_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.encodedPathToWaypoint = ""
+                    continue
+                }
                 self.encodedPathToWaypoint = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {

@@ -23,29 +23,57 @@ extension CreateTripRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.header = try RequestHeader(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.header = nil
+                    continue
+                }
+                if var merged = self.header {
+                    self.header = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.header = merged
+                } else {
+                    self.header = try RequestHeader(json: member.value, context: &context)
+                }
             case "parent":
                 context.enter("parent")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.parent = ""
+                    continue
+                }
                 self.parent = try context.string(member.value)
             case "tripId", "trip_id":
                 context.enter("trip_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.tripID = ""
+                    continue
+                }
                 self.tripID = try context.string(member.value)
             case "trip":
                 context.enter("trip")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.trip = try Trip(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.trip = nil
+                    continue
+                }
+                if var merged = self.trip {
+                    self.trip = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.trip = merged
+                } else {
+                    self.trip = try Trip(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -93,53 +121,111 @@ extension GetTripRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.header = try RequestHeader(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.header = nil
+                    continue
+                }
+                if var merged = self.header {
+                    self.header = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.header = merged
+                } else {
+                    self.header = try RequestHeader(json: member.value, context: &context)
+                }
             case "name":
                 context.enter("name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.name = ""
+                    continue
+                }
                 self.name = try context.string(member.value)
             case "view":
                 context.enter("view")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.view = TripView(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: TripView.self) {
                     self.view = parsed
                 }
             case "currentRouteSegmentVersion", "current_route_segment_version":
                 context.enter("current_route_segment_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.currentRouteSegmentVersion = nil
+                    continue
+                }
+                if var merged = self.currentRouteSegmentVersion {
+                    self.currentRouteSegmentVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.currentRouteSegmentVersion = merged
+                } else {
+                    self.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "remainingWaypointsVersion", "remaining_waypoints_version":
                 context.enter("remaining_waypoints_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.remainingWaypointsVersion = nil
+                    continue
+                }
+                if var merged = self.remainingWaypointsVersion {
+                    self.remainingWaypointsVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.remainingWaypointsVersion = merged
+                } else {
+                    self.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "routeFormatType", "route_format_type":
                 context.enter("route_format_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.routeFormatType = PolylineFormatType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: PolylineFormatType.self) {
                     self.routeFormatType = parsed
                 }
             case "currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version":
                 context.enter("current_route_segment_traffic_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.currentRouteSegmentTrafficVersion = nil
+                    continue
+                }
+                if var merged = self.currentRouteSegmentTrafficVersion {
+                    self.currentRouteSegmentTrafficVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.currentRouteSegmentTrafficVersion = merged
+                } else {
+                    self.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "remainingWaypointsRouteVersion", "remaining_waypoints_route_version":
                 context.enter("remaining_waypoints_route_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.remainingWaypointsRouteVersion = nil
+                    continue
+                }
+                if var merged = self.remainingWaypointsRouteVersion {
+                    self.remainingWaypointsRouteVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.remainingWaypointsRouteVersion = merged
+                } else {
+                    self.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -163,18 +249,34 @@ extension DeleteTripRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.header = try RequestHeader(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.header = nil
+                    continue
+                }
+                if var merged = self.header {
+                    self.header = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.header = merged
+                } else {
+                    self.header = try RequestHeader(json: member.value, context: &context)
+                }
             case "name":
                 context.enter("name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.name = ""
+                    continue
+                }
                 self.name = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -216,30 +318,47 @@ extension ReportBillableTripRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "name":
                 context.enter("name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.name = ""
+                    continue
+                }
                 self.name = try context.string(member.value)
             case "countryCode", "country_code":
                 context.enter("country_code")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.countryCode = ""
+                    continue
+                }
                 self.countryCode = try context.string(member.value)
             case "platform":
                 context.enter("platform")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.platform = BillingPlatformIdentifier(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: BillingPlatformIdentifier.self) {
                     self.platform = parsed
                 }
             case "relatedIds", "related_ids":
                 context.enter("related_ids")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.relatedIDs = []
+                    continue
+                }
+                self.relatedIDs.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -249,7 +368,10 @@ extension ReportBillableTripRequest: JSONCodableMessage {
             case "solutionType", "solution_type":
                 context.enter("solution_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.solutionType = ReportBillableTripRequest.SolutionType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: ReportBillableTripRequest.SolutionType.self) {
                     self.solutionType = parsed
                 }
@@ -284,29 +406,63 @@ extension UpdateTripRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.header = try RequestHeader(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.header = nil
+                    continue
+                }
+                if var merged = self.header {
+                    self.header = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.header = merged
+                } else {
+                    self.header = try RequestHeader(json: member.value, context: &context)
+                }
             case "name":
                 context.enter("name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.name = ""
+                    continue
+                }
                 self.name = try context.string(member.value)
             case "trip":
                 context.enter("trip")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.trip = try Trip(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.trip = nil
+                    continue
+                }
+                if var merged = self.trip {
+                    self.trip = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.trip = merged
+                } else {
+                    self.trip = try Trip(json: member.value, context: &context)
+                }
             case "updateMask", "update_mask":
                 context.enter("update_mask")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.updateMask = try FieldMask(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.updateMask = nil
+                    continue
+                }
+                if var merged = self.updateMask {
+                    self.updateMask = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.updateMask = merged
+                } else {
+                    self.updateMask = try FieldMask(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -350,44 +506,81 @@ extension SearchTripsRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.header = try RequestHeader(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.header = nil
+                    continue
+                }
+                if var merged = self.header {
+                    self.header = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.header = merged
+                } else {
+                    self.header = try RequestHeader(json: member.value, context: &context)
+                }
             case "parent":
                 context.enter("parent")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.parent = ""
+                    continue
+                }
                 self.parent = try context.string(member.value)
             case "vehicleId", "vehicle_id":
                 context.enter("vehicle_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.vehicleID = ""
+                    continue
+                }
                 self.vehicleID = try context.string(member.value)
             case "activeTripsOnly", "active_trips_only":
                 context.enter("active_trips_only")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.activeTripsOnly = false
+                    continue
+                }
                 self.activeTripsOnly = try context.bool(member.value)
             case "pageSize", "page_size":
                 context.enter("page_size")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.pageSize = 0
+                    continue
+                }
                 self.pageSize = try context.int32(member.value)
             case "pageToken", "page_token":
                 context.enter("page_token")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.pageToken = ""
+                    continue
+                }
                 self.pageToken = try context.string(member.value)
             case "minimumStaleness", "minimum_staleness":
                 context.enter("minimum_staleness")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.minimumStaleness = try ProtobufDuration(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.minimumStaleness = nil
+                    continue
+                }
+                if var merged = self.minimumStaleness {
+                    self.minimumStaleness = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.minimumStaleness = merged
+                } else {
+                    self.minimumStaleness = try ProtobufDuration(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -416,13 +609,21 @@ extension SearchTripsResponse: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "trips":
                 context.enter("trips")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.trips = []
+                    continue
+                }
+                self.trips.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -432,7 +633,10 @@ extension SearchTripsResponse: JSONCodableMessage {
             case "nextPageToken", "next_page_token":
                 context.enter("next_page_token")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.nextPageToken = ""
+                    continue
+                }
                 self.nextPageToken = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {

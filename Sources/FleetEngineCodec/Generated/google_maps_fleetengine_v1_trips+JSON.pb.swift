@@ -184,6 +184,10 @@ extension Trip: JSONCodableMessage {
         self.init(storage: storage)
     }
 
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        try Self.read(into: &uniqueStorage().fields, json: value, context: &context)
+    }
+
     private static func read(into fields: inout Fields, json value: JSONValue, context: inout JSONReadContext)
         throws(CodecError)
     {
@@ -193,51 +197,103 @@ extension Trip: JSONCodableMessage {
             case "name":
                 context.enter("name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.name = ""
+                    continue
+                }
                 fields.name = try context.string(member.value)
             case "vehicleId", "vehicle_id":
                 context.enter("vehicle_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.vehicleID = ""
+                    continue
+                }
                 fields.vehicleID = try context.string(member.value)
             case "tripStatus", "trip_status":
                 context.enter("trip_status")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.tripStatus = TripStatus(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: TripStatus.self) {
                     fields.tripStatus = parsed
                 }
             case "tripType", "trip_type":
                 context.enter("trip_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.tripType = TripType(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: TripType.self) {
                     fields.tripType = parsed
                 }
             case "pickupPoint", "pickup_point":
                 context.enter("pickup_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.pickupPoint = try TerminalLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.pickupPoint = nil
+                    continue
+                }
+                if var merged = fields.pickupPoint {
+                    fields.pickupPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.pickupPoint = merged
+                } else {
+                    fields.pickupPoint = try TerminalLocation(json: member.value, context: &context)
+                }
             case "actualPickupPoint", "actual_pickup_point":
                 context.enter("actual_pickup_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.actualPickupPoint = try StopLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.actualPickupPoint = nil
+                    continue
+                }
+                if var merged = fields.actualPickupPoint {
+                    fields.actualPickupPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.actualPickupPoint = merged
+                } else {
+                    fields.actualPickupPoint = try StopLocation(json: member.value, context: &context)
+                }
             case "actualPickupArrivalPoint", "actual_pickup_arrival_point":
                 context.enter("actual_pickup_arrival_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.actualPickupArrivalPoint = try StopLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.actualPickupArrivalPoint = nil
+                    continue
+                }
+                if var merged = fields.actualPickupArrivalPoint {
+                    fields.actualPickupArrivalPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.actualPickupArrivalPoint = merged
+                } else {
+                    fields.actualPickupArrivalPoint = try StopLocation(json: member.value, context: &context)
+                }
             case "pickupTime", "pickup_time":
                 context.enter("pickup_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.pickupTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.pickupTime = nil
+                    continue
+                }
+                if var merged = fields.pickupTime {
+                    fields.pickupTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.pickupTime = merged
+                } else {
+                    fields.pickupTime = try Timestamp(json: member.value, context: &context)
+                }
             case "intermediateDestinations", "intermediate_destinations":
                 context.enter("intermediate_destinations")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.intermediateDestinations = []
+                    continue
+                }
+                fields.intermediateDestinations.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -247,17 +303,33 @@ extension Trip: JSONCodableMessage {
             case "intermediateDestinationsVersion", "intermediate_destinations_version":
                 context.enter("intermediate_destinations_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.intermediateDestinationsVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.intermediateDestinationsVersion = nil
+                    continue
+                }
+                if var merged = fields.intermediateDestinationsVersion {
+                    fields.intermediateDestinationsVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.intermediateDestinationsVersion = merged
+                } else {
+                    fields.intermediateDestinationsVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "intermediateDestinationIndex", "intermediate_destination_index":
                 context.enter("intermediate_destination_index")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.intermediateDestinationIndex = 0
+                    continue
+                }
                 fields.intermediateDestinationIndex = try context.int32(member.value)
             case "actualIntermediateDestinationArrivalPoints", "actual_intermediate_destination_arrival_points":
                 context.enter("actual_intermediate_destination_arrival_points")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.actualIntermediateDestinationArrivalPoints = []
+                    continue
+                }
+                fields.actualIntermediateDestinationArrivalPoints.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -268,7 +340,11 @@ extension Trip: JSONCodableMessage {
             case "actualIntermediateDestinations", "actual_intermediate_destinations":
                 context.enter("actual_intermediate_destinations")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.actualIntermediateDestinations = []
+                    continue
+                }
+                fields.actualIntermediateDestinations.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -278,22 +354,53 @@ extension Trip: JSONCodableMessage {
             case "dropoffPoint", "dropoff_point":
                 context.enter("dropoff_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.dropoffPoint = try TerminalLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.dropoffPoint = nil
+                    continue
+                }
+                if var merged = fields.dropoffPoint {
+                    fields.dropoffPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.dropoffPoint = merged
+                } else {
+                    fields.dropoffPoint = try TerminalLocation(json: member.value, context: &context)
+                }
             case "actualDropoffPoint", "actual_dropoff_point":
                 context.enter("actual_dropoff_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.actualDropoffPoint = try StopLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.actualDropoffPoint = nil
+                    continue
+                }
+                if var merged = fields.actualDropoffPoint {
+                    fields.actualDropoffPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.actualDropoffPoint = merged
+                } else {
+                    fields.actualDropoffPoint = try StopLocation(json: member.value, context: &context)
+                }
             case "dropoffTime", "dropoff_time":
                 context.enter("dropoff_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.dropoffTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.dropoffTime = nil
+                    continue
+                }
+                if var merged = fields.dropoffTime {
+                    fields.dropoffTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.dropoffTime = merged
+                } else {
+                    fields.dropoffTime = try Timestamp(json: member.value, context: &context)
+                }
             case "remainingWaypoints", "remaining_waypoints":
                 context.enter("remaining_waypoints")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.remainingWaypoints = []
+                    continue
+                }
+                fields.remainingWaypoints.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -303,7 +410,11 @@ extension Trip: JSONCodableMessage {
             case "vehicleWaypoints", "vehicle_waypoints":
                 context.enter("vehicle_waypoints")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.vehicleWaypoints = []
+                    continue
+                }
+                fields.vehicleWaypoints.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -313,7 +424,11 @@ extension Trip: JSONCodableMessage {
             case "route":
                 context.enter("route")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.route = []
+                    continue
+                }
+                fields.route.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -323,79 +438,180 @@ extension Trip: JSONCodableMessage {
             case "currentRouteSegment", "current_route_segment":
                 context.enter("current_route_segment")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.currentRouteSegment = ""
+                    continue
+                }
                 fields.currentRouteSegment = try context.string(member.value)
             case "currentRouteSegmentVersion", "current_route_segment_version":
                 context.enter("current_route_segment_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.currentRouteSegmentVersion = nil
+                    continue
+                }
+                if var merged = fields.currentRouteSegmentVersion {
+                    fields.currentRouteSegmentVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.currentRouteSegmentVersion = merged
+                } else {
+                    fields.currentRouteSegmentVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "currentRouteSegmentTraffic", "current_route_segment_traffic":
                 context.enter("current_route_segment_traffic")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.currentRouteSegmentTraffic = nil
+                    continue
+                }
+                if var merged = fields.currentRouteSegmentTraffic {
+                    fields.currentRouteSegmentTraffic = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.currentRouteSegmentTraffic = merged
+                } else {
+                    fields.currentRouteSegmentTraffic = try ConsumableTrafficPolyline(
+                        json: member.value, context: &context)
+                }
             case "currentRouteSegmentTrafficVersion", "current_route_segment_traffic_version":
                 context.enter("current_route_segment_traffic_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.currentRouteSegmentTrafficVersion = nil
+                    continue
+                }
+                if var merged = fields.currentRouteSegmentTrafficVersion {
+                    fields.currentRouteSegmentTrafficVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.currentRouteSegmentTrafficVersion = merged
+                } else {
+                    fields.currentRouteSegmentTrafficVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "currentRouteSegmentEndPoint", "current_route_segment_end_point":
                 context.enter("current_route_segment_end_point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.currentRouteSegmentEndPoint = try TripWaypoint(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.currentRouteSegmentEndPoint = nil
+                    continue
+                }
+                if var merged = fields.currentRouteSegmentEndPoint {
+                    fields.currentRouteSegmentEndPoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.currentRouteSegmentEndPoint = merged
+                } else {
+                    fields.currentRouteSegmentEndPoint = try TripWaypoint(json: member.value, context: &context)
+                }
             case "remainingDistanceMeters", "remaining_distance_meters":
                 context.enter("remaining_distance_meters")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.remainingDistanceMeters = nil
+                    continue
+                }
                 fields.remainingDistanceMeters = try context.int32(member.value)
             case "etaToFirstWaypoint", "eta_to_first_waypoint":
                 context.enter("eta_to_first_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.etaToFirstWaypoint = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.etaToFirstWaypoint = nil
+                    continue
+                }
+                if var merged = fields.etaToFirstWaypoint {
+                    fields.etaToFirstWaypoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.etaToFirstWaypoint = merged
+                } else {
+                    fields.etaToFirstWaypoint = try Timestamp(json: member.value, context: &context)
+                }
             case "remainingTimeToFirstWaypoint", "remaining_time_to_first_waypoint":
                 context.enter("remaining_time_to_first_waypoint")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.remainingTimeToFirstWaypoint = try ProtobufDuration(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.remainingTimeToFirstWaypoint = nil
+                    continue
+                }
+                if var merged = fields.remainingTimeToFirstWaypoint {
+                    fields.remainingTimeToFirstWaypoint = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.remainingTimeToFirstWaypoint = merged
+                } else {
+                    fields.remainingTimeToFirstWaypoint = try ProtobufDuration(json: member.value, context: &context)
+                }
             case "remainingWaypointsVersion", "remaining_waypoints_version":
                 context.enter("remaining_waypoints_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.remainingWaypointsVersion = nil
+                    continue
+                }
+                if var merged = fields.remainingWaypointsVersion {
+                    fields.remainingWaypointsVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.remainingWaypointsVersion = merged
+                } else {
+                    fields.remainingWaypointsVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "remainingWaypointsRouteVersion", "remaining_waypoints_route_version":
                 context.enter("remaining_waypoints_route_version")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.remainingWaypointsRouteVersion = nil
+                    continue
+                }
+                if var merged = fields.remainingWaypointsRouteVersion {
+                    fields.remainingWaypointsRouteVersion = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.remainingWaypointsRouteVersion = merged
+                } else {
+                    fields.remainingWaypointsRouteVersion = try Timestamp(json: member.value, context: &context)
+                }
             case "numberOfPassengers", "number_of_passengers":
                 context.enter("number_of_passengers")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.numberOfPassengers = 0
+                    continue
+                }
                 fields.numberOfPassengers = try context.int32(member.value)
             case "lastLocation", "last_location":
                 context.enter("last_location")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                fields.lastLocation = try VehicleLocation(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    fields.lastLocation = nil
+                    continue
+                }
+                if var merged = fields.lastLocation {
+                    fields.lastLocation = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    fields.lastLocation = merged
+                } else {
+                    fields.lastLocation = try VehicleLocation(json: member.value, context: &context)
+                }
             case "lastLocationSnappable", "last_location_snappable":
                 context.enter("last_location_snappable")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.lastLocationSnappable = false
+                    continue
+                }
                 fields.lastLocationSnappable = try context.bool(member.value)
             case "view":
                 context.enter("view")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.view = TripView(rawValue: 0)
+                    continue
+                }
                 if let parsed = try context.enumValue(member.value, as: TripView.self) {
                     fields.view = parsed
                 }
             case "attributes":
                 context.enter("attributes")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    fields.attributes = []
+                    continue
+                }
+                fields.attributes.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -429,24 +645,55 @@ extension StopLocation: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "point":
                 context.enter("point")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.point = try LatLng(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.point = nil
+                    continue
+                }
+                if var merged = self.point {
+                    self.point = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.point = merged
+                } else {
+                    self.point = try LatLng(json: member.value, context: &context)
+                }
             case "timestamp":
                 context.enter("timestamp")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.timestamp = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.timestamp = nil
+                    continue
+                }
+                if var merged = self.timestamp {
+                    self.timestamp = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.timestamp = merged
+                } else {
+                    self.timestamp = try Timestamp(json: member.value, context: &context)
+                }
             case "stopTime", "stop_time":
                 context.enter("stop_time")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.stopTime = try Timestamp(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.stopTime = nil
+                    continue
+                }
+                if var merged = self.stopTime {
+                    self.stopTime = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.stopTime = merged
+                } else {
+                    self.stopTime = try Timestamp(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)

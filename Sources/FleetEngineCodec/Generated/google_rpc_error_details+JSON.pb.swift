@@ -26,23 +26,37 @@ extension ErrorInfo: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "reason":
                 context.enter("reason")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.reason = ""
+                    continue
+                }
                 self.reason = try context.string(member.value)
             case "domain":
                 context.enter("domain")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.domain = ""
+                    continue
+                }
                 self.domain = try context.string(member.value)
             case "metadata":
                 context.enter("metadata")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.metadata = [:]
+                    continue
+                }
+                self.metadata.removeAll()
                 for entry in try context.object(member.value, typeName: "map") {
                     context.enter(entry.key)
                     defer { context.leave() }
@@ -67,14 +81,27 @@ extension RetryInfo: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "retryDelay", "retry_delay":
                 context.enter("retry_delay")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.retryDelay = try ProtobufDuration(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.retryDelay = nil
+                    continue
+                }
+                if var merged = self.retryDelay {
+                    self.retryDelay = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.retryDelay = merged
+                } else {
+                    self.retryDelay = try ProtobufDuration(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -103,13 +130,21 @@ extension DebugInfo: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "stackEntries", "stack_entries":
                 context.enter("stack_entries")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.stackEntries = []
+                    continue
+                }
+                self.stackEntries.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -119,7 +154,10 @@ extension DebugInfo: JSONCodableMessage {
             case "detail":
                 context.enter("detail")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.detail = ""
+                    continue
+                }
                 self.detail = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -145,13 +183,21 @@ extension QuotaFailure: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "violations":
                 context.enter("violations")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.violations = []
+                    continue
+                }
+                self.violations.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -212,38 +258,61 @@ extension QuotaFailure.Violation: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "subject":
                 context.enter("subject")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.subject = ""
+                    continue
+                }
                 self.subject = try context.string(member.value)
             case "description":
                 context.enter("description")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.description = ""
+                    continue
+                }
                 self.description = try context.string(member.value)
             case "apiService", "api_service":
                 context.enter("api_service")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.apiService = ""
+                    continue
+                }
                 self.apiService = try context.string(member.value)
             case "quotaMetric", "quota_metric":
                 context.enter("quota_metric")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.quotaMetric = ""
+                    continue
+                }
                 self.quotaMetric = try context.string(member.value)
             case "quotaId", "quota_id":
                 context.enter("quota_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.quotaID = ""
+                    continue
+                }
                 self.quotaID = try context.string(member.value)
             case "quotaDimensions", "quota_dimensions":
                 context.enter("quota_dimensions")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.quotaDimensions = [:]
+                    continue
+                }
+                self.quotaDimensions.removeAll()
                 for entry in try context.object(member.value, typeName: "map") {
                     context.enter(entry.key)
                     defer { context.leave() }
@@ -252,12 +321,18 @@ extension QuotaFailure.Violation: JSONCodableMessage {
             case "quotaValue", "quota_value":
                 context.enter("quota_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.quotaValue = 0
+                    continue
+                }
                 self.quotaValue = try context.int64(member.value)
             case "futureQuotaValue", "future_quota_value":
                 context.enter("future_quota_value")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.futureQuotaValue = nil
+                    continue
+                }
                 self.futureQuotaValue = try context.int64(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -283,13 +358,21 @@ extension PreconditionFailure: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "violations":
                 context.enter("violations")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.violations = []
+                    continue
+                }
+                self.violations.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -323,23 +406,36 @@ extension PreconditionFailure.Violation: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "type":
                 context.enter("type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.type = ""
+                    continue
+                }
                 self.type = try context.string(member.value)
             case "subject":
                 context.enter("subject")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.subject = ""
+                    continue
+                }
                 self.subject = try context.string(member.value)
             case "description":
                 context.enter("description")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.description = ""
+                    continue
+                }
                 self.description = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -365,13 +461,21 @@ extension BadRequest: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "fieldViolations", "field_violations":
                 context.enter("field_violations")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.fieldViolations = []
+                    continue
+                }
+                self.fieldViolations.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -409,29 +513,51 @@ extension BadRequest.FieldViolation: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "field":
                 context.enter("field")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.field = ""
+                    continue
+                }
                 self.field = try context.string(member.value)
             case "description":
                 context.enter("description")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.description = ""
+                    continue
+                }
                 self.description = try context.string(member.value)
             case "reason":
                 context.enter("reason")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.reason = ""
+                    continue
+                }
                 self.reason = try context.string(member.value)
             case "localizedMessage", "localized_message":
                 context.enter("localized_message")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
-                self.localizedMessage = try LocalizedMessage(json: member.value, context: &context)
+                if context.isNull(member.value) {
+                    self.localizedMessage = nil
+                    continue
+                }
+                if var merged = self.localizedMessage {
+                    self.localizedMessage = nil
+                    try merged.mergeJSON(member.value, context: &context)
+                    self.localizedMessage = merged
+                } else {
+                    self.localizedMessage = try LocalizedMessage(json: member.value, context: &context)
+                }
             default:
                 if !context.options.ignoringUnknownFields {
                     throw context.unknownField(member, in: Self.protoMessageName)
@@ -455,18 +581,28 @@ extension RequestInfo: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "requestId", "request_id":
                 context.enter("request_id")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.requestID = ""
+                    continue
+                }
                 self.requestID = try context.string(member.value)
             case "servingData", "serving_data":
                 context.enter("serving_data")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.servingData = ""
+                    continue
+                }
                 self.servingData = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -499,28 +635,44 @@ extension ResourceInfo: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "resourceType", "resource_type":
                 context.enter("resource_type")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.resourceType = ""
+                    continue
+                }
                 self.resourceType = try context.string(member.value)
             case "resourceName", "resource_name":
                 context.enter("resource_name")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.resourceName = ""
+                    continue
+                }
                 self.resourceName = try context.string(member.value)
             case "owner":
                 context.enter("owner")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.owner = ""
+                    continue
+                }
                 self.owner = try context.string(member.value)
             case "description":
                 context.enter("description")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.description = ""
+                    continue
+                }
                 self.description = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -546,13 +698,21 @@ extension Help: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "links":
                 context.enter("links")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.links = []
+                    continue
+                }
+                self.links.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }
@@ -582,18 +742,28 @@ extension Help.Link: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "description":
                 context.enter("description")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.description = ""
+                    continue
+                }
                 self.description = try context.string(member.value)
             case "url":
                 context.enter("url")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.url = ""
+                    continue
+                }
                 self.url = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {
@@ -618,18 +788,28 @@ extension LocalizedMessage: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "locale":
                 context.enter("locale")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.locale = ""
+                    continue
+                }
                 self.locale = try context.string(member.value)
             case "message":
                 context.enter("message")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.message = ""
+                    continue
+                }
                 self.message = try context.string(member.value)
             default:
                 if !context.options.ignoringUnknownFields {

@@ -24,23 +24,37 @@ extension RPCStatus: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "code":
                 context.enter("code")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.code = 0
+                    continue
+                }
                 self.code = try context.int32(member.value)
             case "message":
                 context.enter("message")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.message = ""
+                    continue
+                }
                 self.message = try context.string(member.value)
             case "details":
                 context.enter("details")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.details = []
+                    continue
+                }
+                self.details.removeAll()
                 for (index, element) in try context.array(member.value).enumerated() {
                     context.enter("[\(index)]")
                     defer { context.leave() }

@@ -15,18 +15,28 @@ extension LatLng: JSONCodableMessage {
 
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         self.init()
+        try mergeJSON(value, context: &context)
+    }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
             switch member.key {
             case "latitude":
                 context.enter("latitude")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.latitude = 0
+                    continue
+                }
                 self.latitude = try context.double(member.value)
             case "longitude":
                 context.enter("longitude")
                 defer { context.leave() }
-                if context.isNull(member.value) { continue }
+                if context.isNull(member.value) {
+                    self.longitude = 0
+                    continue
+                }
                 self.longitude = try context.double(member.value)
             default:
                 if !context.options.ignoringUnknownFields {

@@ -33,6 +33,11 @@ protocol JSONCodableMessage: ProtobufMessage {
     func writeJSON(_ w: inout JSONWriter) throws(CodecError)
     /// Reads the whole JSON value.
     init(json value: JSONValue, context: inout JSONReadContext) throws(CodecError)
+    /// Reads a JSON value into this message, as a second appearance of a message field in one
+    /// object is read (the field under its other name): an ordinary message merges the members
+    /// in, field by field; a well-known type with its own JSON form is replaced, as Google's
+    /// Python `json_format` does.
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError)
     /// Well-known types whose JSON is not an object of their fields; inside `Any` they appear under "value".
     static var hasSpecialJSONForm: Bool { get }
 }
@@ -45,6 +50,10 @@ extension JSONCodableMessage {
     }
 
     static var hasSpecialJSONForm: Bool { false }
+
+    mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
+        self = try Self(json: value, context: &context)
+    }
 }
 
 /// What every generated message is.

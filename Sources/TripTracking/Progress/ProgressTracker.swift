@@ -6,7 +6,6 @@ import FleetEngineCodec
 struct ProgressTracker {
     /// The stops still ahead at the last trip, in order.
     private var waypointsAhead: [TripWaypoint]?
-    private var arrived: Set<WaypointKey> = []
     private var route: [LatLng]?
     private var reportedTime: Double?
     private var reportedDistance: Double?
@@ -31,14 +30,14 @@ struct ProgressTracker {
 
         if let remaining = trip.remainingTimeToFirstWaypoint {
             let seconds = Double(remaining.seconds) + Double(remaining.nanos) / 1e9
-            if reportedTime.map({ abs(seconds - $0) >= thresholds.timeUpdateThreshold }) ?? true {
+            if Self.isReportable(seconds, since: reportedTime, threshold: thresholds.timeUpdateThreshold) {
                 reportedTime = seconds
                 events.append(.remainingTime(seconds))
             }
         }
         if let remaining = trip.remainingDistanceMeters {
             let meters = Double(remaining)
-            if reportedDistance.map({ abs(meters - $0) >= thresholds.distanceUpdateThreshold }) ?? true {
+            if Self.isReportable(meters, since: reportedDistance, threshold: thresholds.distanceUpdateThreshold) {
                 reportedDistance = meters
                 events.append(.remainingDistance(meters))
             }
@@ -77,22 +76,60 @@ struct ProgressTracker {
         return events
     }
 
-    /// The waypoints the vehicle passed since the last trip: those that were ahead, have left the
-    /// trip, and lay before the first one still ahead (all of them once the trip is complete; none
-    /// when it was cancelled, as nobody arrived anywhere). Each is reported once.
-    private mutating func arrivals(in trip: Trip) -> [TripWaypoint] {
-        guard let before = waypointsAhead, trip.tripStatus != .canceled else { return [] }
-        let stillAhead = Set(trip.remainingWaypoints.map(WaypointKey.init))
-        let passedCount =
-            trip.tripStatus == .complete
-            ? before.count : (before.firstIndex { stillAhead.contains(WaypointKey($0)) } ?? before.count)
-        var passed: [TripWaypoint] = []
-        for waypoint in before.prefix(passedCount) {
-            let key = WaypointKey(waypoint)
-            guard !stillAhead.contains(key), arrived.insert(key).inserted else { continue }
-            passed.append(waypoint)
+    /// Whether `value` is to be reported: the first one, or one that changed by at least
+    /// `threshold` since the last one reported (and changed at all, when the threshold is 0).
+    private static func isReportable(_ value: Double, since reported: Double?, threshold: Double) -> Bool {
+        guard let reported else { return true }
+        return value != reported && abs(value - reported) >= threshold
+    }
+
+    /// The waypoints the vehicle passed since the last trip: those of the stops that were ahead
+    /// which come before the first one still ahead. Each passing is reported once, when the
+    /// waypoint leaves the front of the list; a stop the trip visits twice is reported at each
+    /// visit. All the stops are passed once the trip is complete; none when it was cancelled or
+    /// has no vehicle (back to NEW), and none when the trip's waypoints are missing before it is
+    /// complete, as nobody arrived anywhere then.
+    private func arrivals(in trip: Trip) -> [TripWaypoint] {
+        guard let before = waypointsAhead, !before.isEmpty else { return [] }
+        switch trip.tripStatus {
+        case .complete: return before
+        case .canceled, .new, .unknownTripStatus: return []
+        default: break
         }
-        return passed
+        let now = trip.remainingWaypoints
+        guard !now.isEmpty else { return [] }
+        let stillAhead = Self.stopsStillAhead(before: before, now: now)
+        let firstAhead = before.indices.first(where: stillAhead.contains) ?? before.count
+        return Array(before[..<firstAhead])
+    }
+
+    /// Which of the stops `before` are still among `now`, by position in `before`.
+    ///
+    /// A stop still ahead is the same waypoint (trip, type and place) or, failing that, one of the
+    /// same trip and type whose place was changed (a rider moving a pickup). Stops are passed from
+    /// the front, so when a waypoint appears in `before` more often than in `now`, the later
+    /// occurrences are the ones still ahead. Linear in the two lists' lengths.
+    static func stopsStillAhead(before: [TripWaypoint], now: [TripWaypoint]) -> Set<Int> {
+        var ahead = Set<Int>()
+        var unmatchedNow: [Int] = []
+        var byPlace: [WaypointKey: [Int]] = [:]
+        for (index, waypoint) in before.enumerated() { byPlace[WaypointKey(waypoint), default: []].append(index) }
+        for index in now.indices.reversed() {
+            if let match = byPlace[WaypointKey(now[index])]?.popLast() {
+                ahead.insert(match)
+            } else {
+                unmatchedNow.append(index)
+            }
+        }
+        guard !unmatchedNow.isEmpty else { return ahead }
+        var byStop: [WaypointKey: [Int]] = [:]
+        for (index, waypoint) in before.enumerated() where !ahead.contains(index) {
+            byStop[WaypointKey(waypoint, place: false), default: []].append(index)
+        }
+        for index in unmatchedNow {
+            if let match = byStop[WaypointKey(now[index], place: false)]?.popLast() { ahead.insert(match) }
+        }
+        return ahead
     }
 
     /// Whether `route` is what is left of `earlier` as the vehicle drives along it: after its first
@@ -105,15 +142,15 @@ struct ProgressTracker {
     }
 }
 
-/// A waypoint's identity: its trip, type and place.
+/// A waypoint's identity: its trip, type and (unless `place` is false) place.
 struct WaypointKey: Hashable {
     var tripID: String
     var type: WaypointType
     var point: LatLng?
 
-    init(_ waypoint: TripWaypoint) {
+    init(_ waypoint: TripWaypoint, place: Bool = true) {
         tripID = waypoint.tripID
         type = waypoint.waypointType
-        point = waypoint.location?.point
+        point = place ? waypoint.location?.point : nil
     }
 }

@@ -26,14 +26,17 @@ public struct RoadSnappedLocation: Sendable, Hashable {
         self.time = time
     }
 
-    /// The location in a vehicle location, when it has a position.
+    /// The location in a vehicle location, when it has a real position: finite, latitude within
+    /// ±90° and longitude within ±180°. Altitude and speed that are not finite numbers are left out.
     public init?(_ location: VehicleLocation?) {
-        guard let location, let coordinate = location.location else { return nil }
+        guard let location, let coordinate = location.location, coordinate.latitude.isFinite,
+            coordinate.longitude.isFinite, abs(coordinate.latitude) <= 90, abs(coordinate.longitude) <= 180
+        else { return nil }
         self.init(
             coordinate: coordinate,
-            altitude: location.altitude,
+            altitude: location.altitude.flatMap { $0.isFinite ? $0 : nil },
             bearing: location.heading.map(Double.init),
-            speed: location.speed ?? location.speedKmph.map { Double($0) / 3.6 },
+            speed: location.speed.flatMap { $0.isFinite ? $0 : nil } ?? location.speedKmph.map { Double($0) / 3.6 },
             time: location.updateTime ?? location.serverTime)
     }
 }

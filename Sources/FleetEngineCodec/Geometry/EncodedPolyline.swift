@@ -1,5 +1,3 @@
-import FleetEngineCodec
-
 /// Google's encoded polyline format, the text of `encoded_path_to_waypoint` in `TripWaypoint` and
 /// `ConsumableTrafficPolyline`.
 ///
@@ -42,12 +40,7 @@ public enum EncodedPolyline {
             }
             latitude += latitudeChange
             longitude += longitudeDelta
-            points.append(
-                SphericalGeometry.point(
-                    latitude: Double(latitude) / precision,
-                    longitude: Double(longitude) / precision
-                )
-            )
+            points.append(LatLng(latitude: Double(latitude) / precision, longitude: Double(longitude) / precision))
         }
         return points
     }

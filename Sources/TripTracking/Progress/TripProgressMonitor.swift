@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Listen with a ``TripProgressListener`` or iterate ``events``. The monitor listens to its model
 /// while it has listeners of its own, so, like a subscriber, the first listener starts the model's
-/// refreshes and the last one leaving lets them stop. Iterators finish when the trip has ended.
+/// refreshes and the last one leaving (or the monitor itself going away) lets them stop. Iterators
+/// finish when the trip has ended.
 ///
 /// ```swift
 /// let progress = TripProgressMonitor(model: model)
@@ -30,8 +31,13 @@ public final class TripProgressMonitor: Sendable {
         var listeners: [(key: ObjectIdentifier, listener: any TripProgressListener)] = []
         var streams: [(id: Int, continuation: TripProgressEvents.Continuation)] = []
         var nextStreamID = 0
+        /// Whether the observer is (or is being) registered with the model.
         var observing = false
-        var ended = false
+        /// Whether a thread is making the model's registration match the listeners.
+        var reconciling = false
+        /// How following ended, once it has: nil error when the trip ended, the error when the
+        /// trip service stopped first.
+        var ending: FleetEngineError??
 
         var listenerCount: Int { listeners.count + streams.count }
     }
@@ -53,6 +59,11 @@ public final class TripProgressMonitor: Sendable {
         observer.monitor.withLock { $0 = WeakMonitor(self) }
     }
 
+    deinit {
+        // Let go with listeners or iterators still counted: nobody can hear it any more.
+        if state.withLock({ $0.observing }) { model.unregister(observer) }
+    }
+
     /// The thresholds; a change applies from the next refresh on.
     public var thresholds: ProgressThresholds {
         get { state.withLock { $0.thresholds } }
@@ -61,23 +72,22 @@ public final class TripProgressMonitor: Sendable {
 
     /// Starts sending `listener` the events; registering twice has no further effect.
     public func addListener(_ listener: any TripProgressListener) {
-        let start = state.withLock { state -> Bool in
+        state.withLock { state in
             let key = ObjectIdentifier(listener)
-            guard !state.listeners.contains(where: { $0.key == key }) else { return false }
+            guard !state.listeners.contains(where: { $0.key == key }) else { return }
             state.listeners.append((key, listener))
-            return listenerAdded(&state)
         }
-        if start { model.register(observer) }
+        reconcileRegistration()
     }
 
-    /// Stops sending `listener` events.
+    /// Stops sending `listener` events: once this returns it is not called again, from inside
+    /// one of its own callbacks too, but for a callback another thread is making at that moment.
     public func removeListener(_ listener: any TripProgressListener) {
-        let stop = state.withLock { state -> Bool in
+        state.withLock { state in
             let key = ObjectIdentifier(listener)
             state.listeners.removeAll { $0.key == key }
-            return listenerRemoved(&state)
         }
-        if stop { model.unregister(observer) }
+        reconcileRegistration()
     }
 
     /// The events as an `AsyncSequence`; each iterator gets every event from when it was made,
@@ -88,42 +98,63 @@ public final class TripProgressMonitor: Sendable {
         let limit = max(1, model.options.updatesBufferLimit)
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: TripProgressEvent.self, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(limit))
-        let registration = state.withLock { state -> (id: Int, start: Bool)? in
-            guard !state.ended else { return nil }
+        let registration = state.withLock { state -> Result<Int, FleetEngineError>? in
+            if let ending = state.ending { return ending.map { .failure($0) } }
             state.nextStreamID += 1
             state.streams.append((state.nextStreamID, continuation))
-            return (state.nextStreamID, listenerAdded(&state))
+            return .success(state.nextStreamID)
         }
-        guard let registration else {
-            continuation.finish()
+        guard case .success(let id) = registration else {
+            // Following is over: the iterator ends as the earlier ones did.
+            if case .failure(let error) = registration {
+                continuation.finish(throwing: error)
+            } else {
+                continuation.finish()
+            }
             return stream
         }
-        continuation.onTermination = { [weak self] _ in self?.removeStream(registration.id) }
-        if registration.start { model.register(observer) }
+        continuation.onTermination = { [weak self] _ in self?.removeStream(id) }
+        reconcileRegistration()
         if case .ended = model.modelState { finishAll() }
         if case .stopped = model.modelState { finishAll(error: TripModel.serviceStoppedError(model.name)) }
         return stream
     }
 
     private func removeStream(_ id: Int) {
-        let stop = state.withLock { state -> Bool in
-            guard let index = state.streams.firstIndex(where: { $0.id == id }) else { return false }
-            state.streams.remove(at: index)
-            return listenerRemoved(&state)
+        state.withLock { state in
+            state.streams.removeAll { $0.id == id }
         }
-        if stop { model.unregister(observer) }
+        reconcileRegistration()
     }
 
-    private func listenerAdded(_ state: inout State) -> Bool {
-        guard !state.observing, state.listenerCount > 0 else { return false }
-        state.observing = true
-        return true
-    }
-
-    private func listenerRemoved(_ state: inout State) -> Bool {
-        guard state.observing, state.listenerCount == 0 else { return false }
-        state.observing = false
-        return true
+    /// Registers the observer with the model while the monitor has listeners or iterators, and
+    /// unregisters it when it has none.
+    ///
+    /// One thread at a time makes the model calls, in a loop that ends only when, under the lock,
+    /// the registration matches the listeners; a thread that finds another one at it leaves its
+    /// change to that one. So additions and removals that race end with the model registered
+    /// exactly when listeners are left, whatever order their model calls would have run in, and a
+    /// call made from inside a callback of the model cannot deadlock.
+    private func reconcileRegistration() {
+        let leads = state.withLock { state -> Bool in
+            guard !state.reconciling else { return false }
+            state.reconciling = true
+            return true
+        }
+        guard leads else { return }
+        while true {
+            let register = state.withLock { state -> Bool? in
+                let wanted = state.listenerCount > 0
+                guard wanted != state.observing else {
+                    state.reconciling = false
+                    return nil
+                }
+                state.observing = wanted
+                return wanted
+            }
+            guard let register else { return }
+            if register { model.register(observer) } else { model.unregister(observer) }
+        }
     }
 
     /// Turns the model's next whole trip into events and delivers them.
@@ -131,10 +162,11 @@ public final class TripProgressMonitor: Sendable {
         let speedLimits = self.speedLimits
         let (events, listeners, streams) = state.withLock { state in
             let events = state.tracker.events(for: trip, thresholds: state.thresholds, speedLimits: speedLimits)
-            return (events, state.listeners.map(\.listener), state.streams.map(\.continuation))
+            return (events, state.listeners, state.streams.map(\.continuation))
         }
         for event in events {
-            for listener in listeners { listener.deliver(event, from: self) }
+            // A listener removed meanwhile (by another one's callback, or its own) hears no more.
+            for (key, listener) in listeners where isListening(key) { listener.deliver(event, from: self) }
         }
         for continuation in streams {
             for event in events {
@@ -146,11 +178,16 @@ public final class TripProgressMonitor: Sendable {
         }
     }
 
-    /// Ends every iterator: normally after the trip ended, with `error` when following stopped.
+    private func isListening(_ key: ObjectIdentifier) -> Bool {
+        state.withLock { state in state.listeners.contains { $0.key == key } }
+    }
+
+    /// Ends every iterator, and those made later: normally after the trip ended, with `error`
+    /// when following stopped.
     fileprivate func finishAll(error: FleetEngineError? = nil) {
         let streams = state.withLock { state in
             defer { state.streams = [] }
-            state.ended = true
+            if state.ending == nil { state.ending = .some(error) }
             return state.streams.map(\.continuation)
         }
         for continuation in streams {

@@ -61,18 +61,26 @@ struct ProgressEventLine {
         case .arrivedAtWaypoint(let waypoint):
             what = "arrived at \(waypoint.waypointType.protoName ?? "waypoint")"
         case .routeChanged(let route): what = "new route of \(route.count) points"
-        case .remainingTime(let seconds): what = "\(Int(seconds.rounded())) s to the next stop"
-        case .remainingDistance(let meters): what = "\(Int(meters.rounded())) m to the next stop"
+        case .remainingTime(let seconds): what = "\(Self.whole(seconds)) s to the next stop"
+        case .remainingDistance(let meters): what = "\(Self.whole(meters)) m to the next stop"
         case .delayCategory(let category): what = "traffic delay \(category)"
         case .lightingMode(let mode): what = mode == .normal ? "daylight" : "night: low light"
         case .speeding(let percent):
-            what = percent > 0 ? "speeding, \(Int(percent.rounded())) % over" : "within the limit"
+            what = percent > 0 ? "speeding, \(Self.whole(percent)) % over" : "within the limit"
         case .locationUpdated(let location):
             let latitude = (location.coordinate.latitude * 1e5).rounded() / 1e5
             let longitude = (location.coordinate.longitude * 1e5).rounded() / 1e5
-            what = "at \(latitude), \(longitude)" + (location.speed.map { ", \(Int(($0 * 3.6).rounded())) km/h" } ?? "")
+            what = "at \(latitude), \(longitude)" + (location.speed.map { ", \(Self.whole($0 * 3.6)) km/h" } ?? "")
         }
         return Array("\(tripID)  \(what)\n".utf8)
+    }
+
+    /// A number rounded to a whole one for people; a value no integer holds (not finite, or past
+    /// 2^63) is written as Swift writes the double.
+    static func whole(_ value: Double) -> String {
+        let rounded = value.rounded()
+        guard let integer = Int64(exactly: rounded) else { return "\(rounded)" }
+        return String(integer)
     }
 
     /// A finite number as JSON: integral values without a fraction.

@@ -33,14 +33,17 @@ typedef struct fe_arena {
 static inline void *fe_arena_allocate(void *allocator_data, size_t size) {
     fe_arena *arena = (fe_arena *)allocator_data;
     size_t rounded = (size + (FE_ARENA_ALIGNMENT - 1)) & ~(size_t)(FE_ARENA_ALIGNMENT - 1);
-    if (rounded < size || arena->handed_out + rounded > arena->limit) {
+    // Written so that no sum can wrap: `handed_out` never exceeds `limit`, so the subtraction is
+    // exact, where `handed_out + rounded` could pass SIZE_MAX and compare as small.
+    if (rounded < size || rounded > arena->limit - arena->handed_out) {
         arena->exhausted = 1;
         return NULL;
     }
     if ((size_t)(arena->end - arena->cursor) < rounded) {
         size_t payload = rounded > FE_ARENA_BLOCK_SIZE ? rounded : FE_ARENA_BLOCK_SIZE;
         size_t header = (sizeof(fe_arena_block) + (FE_ARENA_ALIGNMENT - 1)) & ~(size_t)(FE_ARENA_ALIGNMENT - 1);
-        unsigned char *raw = (unsigned char *)malloc(header + payload);
+        // A limit near SIZE_MAX would let `header + payload` wrap and malloc a small block.
+        unsigned char *raw = payload > SIZE_MAX - header ? NULL : (unsigned char *)malloc(header + payload);
         if (raw == NULL) {
             arena->exhausted = 1;
             return NULL;

@@ -183,6 +183,26 @@ struct WireScanner {
     ) throws(CodecError) -> Range<Int> {
         let offset = position
         let length = try readVarint(at: &position, limit: limit, what: "length", number: number, path: path)
+        // upb and protobuf-c read a length as a 32-bit size: at most 5 bytes, and below 2^31.
+        guard position - offset <= 5 else {
+            throw CodecError(
+                code: .malformedVarint,
+                message:
+                    "the length of field \(number) is written in \(position - offset) bytes; a length takes at most 5",
+                byteOffset: offset,
+                fieldNumber: number,
+                fieldPath: path
+            )
+        }
+        guard length < 1 << 31 else {
+            throw CodecError(
+                code: .lengthPastEnd,
+                message: "field \(number) claims \(length) bytes; a length must be below 2^31",
+                byteOffset: offset,
+                fieldNumber: number,
+                fieldPath: path
+            )
+        }
         guard length <= UInt64(limit - position) else {
             throw CodecError(
                 code: .lengthPastEnd,

@@ -34,9 +34,9 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The input ended inside a tag, a value or a group.
         public static let truncated = Code(.truncated)
-        /// A varint ran past 10 bytes.
+        /// A varint ran past 10 bytes, or a tag or a length took more than the 5 bytes of a 32-bit value.
         public static let malformedVarint = Code(.malformedVarint)
-        /// A length-delimited field claims more bytes than its message has.
+        /// A length-delimited field claims more bytes than its message has, or 2^31 bytes or more.
         public static let lengthPastEnd = Code(.lengthPastEnd)
         /// A `string` field, or a JSON text, is not valid UTF-8.
         public static let invalidUTF8 = Code(.invalidUTF8)

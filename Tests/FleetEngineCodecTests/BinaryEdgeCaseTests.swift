@@ -11,6 +11,62 @@ import Testing
 ///     m = f.Trip.pb()(); m.ParseFromString(bytes.fromhex(...)); m.SerializeToString().hex()
 @Suite("Binary input at the edges: length prefixes, overwritten strings, large messages and the arena's arithmetic")
 struct BinaryEdgeCaseTests {
+    // MARK: Large messages within the size limit decode, under a memory bound linear in their size
+
+    /// SearchTripsResponse{trips: [Trip{}] x 10000}: 20,000 bytes, `0a00` repeated.
+    /// Python: parses, len(trips) == 10000, SerializeToString() gives the same 20,000 bytes.
+    @Test("a 20 KB SearchTripsResponse of 10,000 empty trips decodes, as Google's parser decodes it")
+    func manyEmptyTrips() throws {
+        let bytes = Array([[UInt8]](repeating: [0x0a, 0x00], count: 10_000).joined())
+        let response = try SearchTripsResponse(serializedBytes: bytes)
+        #expect(response.trips.count == 10_000)
+        #expect(response.serializedBytes() == bytes)
+    }
+
+    /// SearchTripsResponse{trips: [Trip{trip_status: COMPLETE}] x 6000}: `0a02 1805` x 6000, 24,000 bytes.
+    /// Python: parses, 6000 trips each with trip_status COMPLETE; re-encodes to the same bytes.
+    @Test("a 24 KB search page of 6,000 trips with only their status decodes")
+    func manyStatusOnlyTrips() throws {
+        let bytes = Array([[UInt8]](repeating: [0x0a, 0x02, 0x18, 0x05], count: 6000).joined())
+        let response = try SearchTripsResponse(serializedBytes: bytes)
+        #expect(response.trips.count == 6000)
+        #expect(response.trips.allSatisfy { $0.tripStatus == .complete })
+    }
+
+    /// Trip{intermediate_destinations: [TerminalLocation{}] x 100000}: `7200` x 100000, 200,000 bytes
+    /// (a twentieth of the 4 MiB limit). Python: parses, 100000 destinations, same bytes back.
+    @Test("a 200 KB Trip of 100,000 empty intermediate destinations decodes")
+    func manyEmptyDestinations() throws {
+        let bytes = Array([[UInt8]](repeating: [0x72, 0x00], count: 100_000).joined())
+        let trip = try Trip(serializedBytes: bytes)
+        #expect(trip.intermediateDestinations.count == 100_000)
+    }
+
+    /// Trip{last_location: VehicleLocation{}} sent 5000 times: `5a00` x 5000, 10,000 bytes. A singular
+    /// message arriving more than once is merged. Python: parses, HasField("last_location") is True,
+    /// SerializeToString() is `5a00`.
+    @Test("a 10 KB Trip whose last_location arrives 5,000 times merges it, as Google's parser does")
+    func repeatedSingularMessage() throws {
+        let bytes = Array([[UInt8]](repeating: [0x5a, 0x00], count: 5000).joined())
+        let trip = try Trip(serializedBytes: bytes)
+        #expect(trip.lastLocation != nil)
+        #expect(trip.serializedBytes() == hexBytes("5a00"))
+    }
+
+    /// The bound's factor comes from protoc-c's descriptors: a Trip reaches no struct larger than its
+    /// own, a LatLng none but its own, and the limit is that struct (rounded to 16) plus 88 bytes of
+    /// bookkeeping per 2 input bytes, plus a fixed 64 KiB.
+    @Test("the decode arena's limit is linear in the input, its factor the largest C struct the type reaches")
+    func arenaBoundFromSchema() {
+        #expect(Trip.largestReachableCStructSize == MemoryLayout<Maps__Fleetengine__V1__Trip>.size)
+        #expect(LatLng.largestReachableCStructSize == MemoryLayout<Google__Type__LatLng>.size)
+        #expect(SearchTripsResponse.largestReachableCStructSize == Trip.largestReachableCStructSize)
+        let perTwoBytes = (Trip.largestReachableCStructSize + 15) / 16 * 16 + 88
+        #expect(BinaryDecoding.arenaLimit(Trip.self, for: 200_000) == 100_000 * perTwoBytes + 64 * 1024)
+        #expect(BinaryDecoding.arenaLimit(Trip.self, for: 3) == 2 * perTwoBytes + 64 * 1024)
+        #expect(DecodeArenaBound.limit(forInputSize: .max, largestStruct: 552) == .max)
+    }
+
     // MARK: Length prefixes take at most 5 bytes, as in upb and protobuf-c
 
     /// Trip with field 3 (trip_status, a varint) sent length-delimited with a 6-byte length prefix

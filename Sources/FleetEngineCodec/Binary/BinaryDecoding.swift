@@ -95,7 +95,8 @@ enum BinaryDecoding {
     private static func memoryError<M: CBackedMessage>(_ type: M.Type, size: Int) -> CodecError {
         CodecError(
             code: .memoryLimitExceeded,
-            message: "unpacking \(size) bytes of \(M.protoMessageName) needs more than \(arenaLimit(for: size)) bytes"
+            message:
+                "unpacking \(size) bytes of \(M.protoMessageName) needs more than \(arenaLimit(M.self, for: size)) bytes"
         )
     }
 
@@ -122,10 +123,10 @@ enum BinaryDecoding {
         }
     }
 
-    /// protobuf-c's structs for a message are a bounded multiple of its size (an empty sub-message
-    /// costs 2 bytes on the wire and a pointer plus a struct in memory); this caps that multiple.
-    static func arenaLimit(for size: Int) -> Int {
-        64 * size + 1024 * 1024
+    /// What protobuf-c may take from the arena for `size` bytes of `M`: a linear function of the
+    /// size whose factor comes from the schema (see ``DecodeArenaBound``).
+    static func arenaLimit<M: CBackedMessage>(_ type: M.Type, for size: Int) -> Int {
+        DecodeArenaBound.limit(forInputSize: size, largestStruct: M.largestReachableCStructSize)
     }
 
     private static func unpack<M: CBackedMessage>(
@@ -137,7 +138,7 @@ enum BinaryDecoding {
             try withUnsafeTemporaryAllocation(byteCount: initialArenaSize, alignment: 16) {
                 (initial) throws(Failure) -> M in
                 let arena = arenaBuffer.baseAddress.unsafelyUnwrapped
-                fe_arena_init(arena, initial.baseAddress, initial.count, arenaLimit(for: buffer.count))
+                fe_arena_init(arena, initial.baseAddress, initial.count, arenaLimit(M.self, for: buffer.count))
                 defer { fe_arena_release(arena) }
                 // protobuf-c reads nothing for an empty input, but wants a pointer all the same.
                 var empty: UInt8 = 0

@@ -47,6 +47,10 @@ extension TerminalPointId: CBackedMessage {
             WireSchema.Field(number: 4, name: "value", kind: .string, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__terminal_point_id__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__TerminalPointId>? {
@@ -144,6 +148,10 @@ extension TerminalLocation: CBackedMessage {
             WireSchema.Field(number: 4, name: "trip_id", kind: .string, isRepeated: false),
             WireSchema.Field(number: 5, name: "terminal_location_type", kind: .varint, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__terminal_location__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -262,6 +270,10 @@ extension TripWaypoint: CBackedMessage {
             WireSchema.Field(
                 number: 8, name: "duration", kind: .message({ ProtobufDuration.wireSchema }), isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__trip_waypoint__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -415,6 +427,10 @@ extension VehicleAttribute: CBackedMessage {
             WireSchema.Field(number: 4, name: "bool_value", kind: .varint, isRepeated: false),
             WireSchema.Field(number: 5, name: "number_value", kind: .fixed64, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__vehicle_attribute__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -577,6 +593,10 @@ extension VehicleLocation: CBackedMessage {
                 isRepeated: false),
             WireSchema.Field(number: 26, name: "road_snapped", kind: .varint, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__vehicle_location__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -1120,6 +1140,10 @@ extension TripAttribute: CBackedMessage {
             WireSchema.Field(number: 3, name: "bool_value", kind: .varint, isRepeated: false),
             WireSchema.Field(number: 4, name: "number_value", kind: .fixed64, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__trip_attribute__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

@@ -56,6 +56,10 @@ extension RequestHeader: CBackedMessage {
             WireSchema.Field(number: 12, name: "trace_id", kind: .string, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__request_header__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__RequestHeader>? {

@@ -47,6 +47,10 @@ extension SpeedReadingInterval: CBackedMessage {
             WireSchema.Field(number: 3, name: "speed", kind: .varint, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__speed_reading_interval__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__SpeedReadingInterval>? {
@@ -138,6 +142,10 @@ extension ConsumableTrafficPolyline: CBackedMessage {
                 isRepeated: true),
             WireSchema.Field(number: 2, name: "encoded_path_to_waypoint", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__consumable_traffic_polyline__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

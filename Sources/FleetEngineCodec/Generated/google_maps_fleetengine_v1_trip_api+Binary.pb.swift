@@ -49,6 +49,10 @@ extension CreateTripRequest: CBackedMessage {
             WireSchema.Field(number: 4, name: "trip", kind: .message({ Trip.wireSchema }), isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__create_trip_request__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__CreateTripRequest>? {
@@ -162,6 +166,10 @@ extension GetTripRequest: CBackedMessage {
                 number: 10, name: "remaining_waypoints_route_version", kind: .message({ Timestamp.wireSchema }),
                 isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__get_trip_request__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -298,6 +306,10 @@ extension DeleteTripRequest: CBackedMessage {
             WireSchema.Field(number: 2, name: "name", kind: .string, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__delete_trip_request__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__DeleteTripRequest>? {
@@ -387,6 +399,10 @@ extension ReportBillableTripRequest: CBackedMessage {
             WireSchema.Field(number: 6, name: "related_ids", kind: .string, isRepeated: true),
             WireSchema.Field(number: 7, name: "solution_type", kind: .varint, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__report_billable_trip_request__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -492,6 +508,10 @@ extension UpdateTripRequest: CBackedMessage {
             WireSchema.Field(
                 number: 5, name: "update_mask", kind: .message({ FieldMask.wireSchema }), isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__update_trip_request__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -601,6 +621,10 @@ extension SearchTripsRequest: CBackedMessage {
                 number: 8, name: "minimum_staleness", kind: .message({ ProtobufDuration.wireSchema }), isRepeated: false
             ),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__search_trips_request__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -715,6 +739,10 @@ extension SearchTripsResponse: CBackedMessage {
             WireSchema.Field(number: 1, name: "trips", kind: .message({ Trip.wireSchema }), isRepeated: true),
             WireSchema.Field(number: 2, name: "next_page_token", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__search_trips_response__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

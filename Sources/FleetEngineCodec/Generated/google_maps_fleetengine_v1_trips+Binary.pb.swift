@@ -116,6 +116,10 @@ extension Trip: CBackedMessage {
                 number: 35, name: "attributes", kind: .message({ TripAttribute.wireSchema }), isRepeated: true),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__trip__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Maps__Fleetengine__V1__Trip>? {
@@ -441,6 +445,10 @@ extension StopLocation: CBackedMessage {
             WireSchema.Field(number: 2, name: "timestamp", kind: .message({ Timestamp.wireSchema }), isRepeated: false),
             WireSchema.Field(number: 3, name: "stop_time", kind: .message({ Timestamp.wireSchema }), isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: maps__fleetengine__v1__stop_location__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

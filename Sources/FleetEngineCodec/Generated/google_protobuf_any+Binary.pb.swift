@@ -46,6 +46,10 @@ extension AnyMessage: CBackedMessage {
             WireSchema.Field(number: 2, name: "value", kind: .bytes, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__any__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__Any>? {

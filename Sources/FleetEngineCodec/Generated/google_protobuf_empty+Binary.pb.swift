@@ -41,6 +41,10 @@ extension Empty: ProtobufMessage {
 extension Empty: CBackedMessage {
     static let wireSchema = WireSchema(messageName: "google.protobuf.Empty", fields: [])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__empty__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__Empty>? {

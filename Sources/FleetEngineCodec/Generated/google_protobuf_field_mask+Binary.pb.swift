@@ -43,6 +43,10 @@ extension FieldMask: CBackedMessage {
         messageName: "google.protobuf.FieldMask",
         fields: [WireSchema.Field(number: 1, name: "paths", kind: .string, isRepeated: true)])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__field_mask__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__FieldMask>? {

@@ -46,6 +46,10 @@ extension Timestamp: CBackedMessage {
             WireSchema.Field(number: 2, name: "nanos", kind: .varint, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__timestamp__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__Timestamp>? {

@@ -43,6 +43,10 @@ extension DoubleValue: CBackedMessage {
         messageName: "google.protobuf.DoubleValue",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .fixed64, isRepeated: false)])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__double_value__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__DoubleValue>? {
@@ -116,6 +120,10 @@ extension FloatValue: CBackedMessage {
     static let wireSchema = WireSchema(
         messageName: "google.protobuf.FloatValue",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .fixed32, isRepeated: false)])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__float_value__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -191,6 +199,10 @@ extension Int64Value: CBackedMessage {
         messageName: "google.protobuf.Int64Value",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .varint, isRepeated: false)])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__int64_value__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__Int64Value>? {
@@ -264,6 +276,10 @@ extension UInt64Value: CBackedMessage {
     static let wireSchema = WireSchema(
         messageName: "google.protobuf.UInt64Value",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .varint, isRepeated: false)])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__uint64_value__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -339,6 +355,10 @@ extension Int32Value: CBackedMessage {
         messageName: "google.protobuf.Int32Value",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .varint, isRepeated: false)])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__int32_value__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__Int32Value>? {
@@ -412,6 +432,10 @@ extension UInt32Value: CBackedMessage {
     static let wireSchema = WireSchema(
         messageName: "google.protobuf.UInt32Value",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .varint, isRepeated: false)])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__uint32_value__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -487,6 +511,10 @@ extension BoolValue: CBackedMessage {
         messageName: "google.protobuf.BoolValue",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .varint, isRepeated: false)])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__bool_value__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Protobuf__BoolValue>? {
@@ -559,6 +587,10 @@ extension StringValue: CBackedMessage {
     static let wireSchema = WireSchema(
         messageName: "google.protobuf.StringValue",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .string, isRepeated: false)])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__string_value__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -633,6 +665,10 @@ extension BytesValue: CBackedMessage {
     static let wireSchema = WireSchema(
         messageName: "google.protobuf.BytesValue",
         fields: [WireSchema.Field(number: 1, name: "value", kind: .bytes, isRepeated: false)])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__protobuf__bytes_value__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

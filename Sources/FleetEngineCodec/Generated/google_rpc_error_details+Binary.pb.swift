@@ -56,6 +56,10 @@ extension ErrorInfo: CBackedMessage {
                 }), isRepeated: true),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__error_info__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__ErrorInfo>? {
@@ -158,6 +162,10 @@ extension RetryInfo: CBackedMessage {
                 number: 1, name: "retry_delay", kind: .message({ ProtobufDuration.wireSchema }), isRepeated: false)
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__retry_info__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__RetryInfo>? {
@@ -235,6 +243,10 @@ extension DebugInfo: CBackedMessage {
             WireSchema.Field(number: 1, name: "stack_entries", kind: .string, isRepeated: true),
             WireSchema.Field(number: 2, name: "detail", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__debug_info__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -316,6 +328,10 @@ extension QuotaFailure: CBackedMessage {
             WireSchema.Field(
                 number: 1, name: "violations", kind: .message({ QuotaFailure.Violation.wireSchema }), isRepeated: true)
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__quota_failure__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -407,6 +423,10 @@ extension QuotaFailure.Violation: CBackedMessage {
             WireSchema.Field(number: 7, name: "quota_value", kind: .varint, isRepeated: false),
             WireSchema.Field(number: 8, name: "future_quota_value", kind: .varint, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__quota_failure__violation__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -543,6 +563,10 @@ extension PreconditionFailure: CBackedMessage {
                 isRepeated: true)
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__precondition_failure__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__PreconditionFailure>? {
@@ -622,6 +646,10 @@ extension PreconditionFailure.Violation: CBackedMessage {
             WireSchema.Field(number: 2, name: "subject", kind: .string, isRepeated: false),
             WireSchema.Field(number: 3, name: "description", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__precondition_failure__violation__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -714,6 +742,10 @@ extension BadRequest: CBackedMessage {
                 isRepeated: true)
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__bad_request__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__BadRequest>? {
@@ -793,6 +825,10 @@ extension BadRequest.FieldViolation: CBackedMessage {
                 number: 4, name: "localized_message", kind: .message({ LocalizedMessage.wireSchema }), isRepeated: false
             ),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__bad_request__field_violation__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -891,6 +927,10 @@ extension RequestInfo: CBackedMessage {
             WireSchema.Field(number: 2, name: "serving_data", kind: .string, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__request_info__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__RequestInfo>? {
@@ -973,6 +1013,10 @@ extension ResourceInfo: CBackedMessage {
             WireSchema.Field(number: 3, name: "owner", kind: .string, isRepeated: false),
             WireSchema.Field(number: 4, name: "description", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__resource_info__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -1063,6 +1107,10 @@ extension Help: CBackedMessage {
         fields: [WireSchema.Field(number: 1, name: "links", kind: .message({ Help.Link.wireSchema }), isRepeated: true)]
     )
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__help__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__Help>? {
@@ -1138,6 +1186,10 @@ extension Help.Link: CBackedMessage {
             WireSchema.Field(number: 1, name: "description", kind: .string, isRepeated: false),
             WireSchema.Field(number: 2, name: "url", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__help__link__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
@@ -1219,6 +1271,10 @@ extension LocalizedMessage: CBackedMessage {
             WireSchema.Field(number: 1, name: "locale", kind: .string, isRepeated: false),
             WireSchema.Field(number: 2, name: "message", kind: .string, isRepeated: false),
         ])
+
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__localized_message__descriptor
+    )
 
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>

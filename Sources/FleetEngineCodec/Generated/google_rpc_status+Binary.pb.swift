@@ -47,6 +47,10 @@ extension RPCStatus: CBackedMessage {
             WireSchema.Field(number: 3, name: "details", kind: .message({ AnyMessage.wireSchema }), isRepeated: true),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__rpc__status__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Rpc__Status>? {

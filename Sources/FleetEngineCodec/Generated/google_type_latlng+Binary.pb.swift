@@ -46,6 +46,10 @@ extension LatLng: CBackedMessage {
             WireSchema.Field(number: 2, name: "longitude", kind: .fixed64, isRepeated: false),
         ])
 
+    static let largestReachableCStructSize = DecodeArenaBound.largestCStructSize(
+        reachableFrom: google__type__lat_lng__descriptor
+    )
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ count: Int, _ bytes: UnsafePointer<UInt8>
     ) -> UnsafeMutablePointer<Google__Type__LatLng>? {

@@ -10,6 +10,11 @@ protocol CBackedMessage: ProtobufMessage {
     /// Field numbers, names and kinds, for the scanner that checks input and locates faults.
     static var wireSchema: WireSchema { get }
 
+    /// The largest protoc-c struct (`sizeof_message`) among this type and every message type it can
+    /// hold, at any depth: what one empty sub-message can cost the decode arena (see
+    /// ``DecodeArenaBound``).
+    static var largestReachableCStructSize: Int { get }
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>,
         _ count: Int,

@@ -60,13 +60,27 @@ public struct CaptureDecoder: Sendable {
 
     /// Takes the next bytes of the capture and returns what they completed.
     ///
+    /// A damaged record does not take the records before it with it: when these bytes completed
+    /// records before the damage, they are returned, and the error is thrown by the next call to
+    /// ``decode(_:)`` or ``finish()`` (the file cannot be read past it).
+    ///
     /// - Throws: a ``CaptureError`` when the capture file itself is unreadable (not a capture, a
-    ///   record that contradicts itself); problems inside packets, TCP streams and HTTP/2 come back
-    ///   as ``CaptureRecord/problem(_:)`` records instead, and decoding goes on.
+    ///   record that contradicts itself), with the byte offset of the damage; problems inside
+    ///   packets, TCP streams and HTTP/2 come back as ``CaptureRecord/problem(_:)`` records
+    ///   instead, and decoding goes on.
     public mutating func decode(_ bytes: some Collection<UInt8>) throws(CaptureError) -> [CaptureRecord] {
         file.append(bytes)
         var records: [CaptureRecord] = []
-        while let packet = try file.nextPacket() {
+        while true {
+            let next: CapturedPacket?
+            do throws(CaptureError) {
+                next = try file.nextPacket()
+            } catch {
+                // The reader keeps the error and throws it again on the next call.
+                if records.isEmpty { throw error }
+                return records
+            }
+            guard let packet = next else { break }
             packetCount += 1
             lastTimestamp = packet.timestamp
             let segment: TCPSegment?
@@ -92,12 +106,15 @@ public struct CaptureDecoder: Sendable {
     /// Ends the capture: what the file, TCP and HTTP/2 still hold is reported, and calls still
     /// open end with the status of a connection that went away.
     ///
-    /// - Throws: `truncatedCapture` when the capture ends inside a record.
+    /// - Throws: `truncatedCapture` when the capture ends inside a record, or the error that
+    ///   stopped ``decode(_:)`` at a damaged record. Either is thrown before anything is ended:
+    ///   the calls still open are those the capture holds up to the damage, which the error
+    ///   locates, and the records already returned are all that was read.
     public mutating func finish() throws(CaptureError) -> [CaptureRecord] {
+        try file.finish()
         var records: [CaptureRecord] = []
         for event in table.finish() { handle(event, into: &records) }
         for id in connections.keys.sorted() { end(id, into: &records) }
-        try file.finish()
         return records
     }
 

@@ -132,6 +132,21 @@ public struct CaptureCommand: ParsableCommand {
                 try renderer.submit(kept) { try output.write($0) }
             }
         }
+        do {
+            try decode(options: options, emit: emit)
+        } catch {
+            // What was decoded before the damage is written first, then the error says what and
+            // where (tcpdump and tshark do the same with a capture cut short).
+            try renderer.finish { try output.write($0) }
+            if summary { try output.write(counts.jsonLine) }
+            throw error
+        }
+        try renderer.finish { try output.write($0) }
+        if summary { try output.write(counts.jsonLine) }
+    }
+
+    /// Decodes the input as the arguments say, handing each batch of records to `emit`.
+    private func decode(options: CaptureOptions, emit: ([CaptureRecord]) throws -> Void) throws {
         let idle = followIdleSeconds.map { Duration.milliseconds(Int64($0 * 1_000)) }
         if rawHTTP2 {
             var decoder = HTTP2StreamDecoder(options: options)
@@ -158,8 +173,6 @@ public struct CaptureCommand: ParsableCommand {
             }
             try emit(decoder.finish())
         }
-        try renderer.finish { try output.write($0) }
-        if summary { try output.write(counts.jsonLine) }
     }
 
     /// Runs the command, writing to standard output.

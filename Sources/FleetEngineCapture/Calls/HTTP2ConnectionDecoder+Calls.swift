@@ -53,7 +53,7 @@ extension HTTP2ConnectionDecoder {
         if let call = calls.removeValue(forKey: streamID) { return call }
         guard !endedStreams.contains(streamID) else { return nil }
         highestStreamID = max(highestStreamID, streamID)
-        var call = Call()
+        var call = Call(maxMessageSize: options.maxMessageSize)
         if let override = options.methodOverride { call.setMethod(override, inferred: true) }
         return call
     }

@@ -54,8 +54,8 @@ struct HTTP2ConnectionDecoder {
 
     /// What is known of one call.
     struct Call {
-        var request = GRPCRequestReader()
-        var response = GRPCResponseReader()
+        var request: GRPCRequestReader
+        var response: GRPCResponseReader
         /// Messages of a side whose header block was lost, read without it.
         var rawRequest: GRPCMessageDeframer?
         var rawResponse: GRPCMessageDeframer?
@@ -78,6 +78,13 @@ struct HTTP2ConnectionDecoder {
         var bufferedMessageBytes: Int {
             request.bufferCapacity + response.bufferCapacity + (rawRequest?.bufferCapacity ?? 0)
                 + (rawResponse?.bufferCapacity ?? 0)
+        }
+
+        /// A call whose readers refuse messages longer than `maxMessageSize`
+        /// (``CaptureOptions/maxMessageSize``).
+        init(maxMessageSize: Int) {
+            request = GRPCRequestReader(maxMessageSize: maxMessageSize)
+            response = GRPCResponseReader(maxMessageSize: maxMessageSize)
         }
 
         mutating func setMethod(_ path: String, inferred: Bool) {
@@ -435,7 +442,7 @@ struct HTTP2ConnectionDecoder {
         let fieldBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         if fromClient {
             guard !endedStreams.contains(block.streamID) else { return }
-            var call = calls.removeValue(forKey: block.streamID) ?? Call()
+            var call = calls.removeValue(forKey: block.streamID) ?? Call(maxMessageSize: options.maxMessageSize)
             if call.started == nil { call.started = timestamp }
             highestStreamID = max(highestStreamID, block.streamID)
             call.headerBytes += fieldBytes

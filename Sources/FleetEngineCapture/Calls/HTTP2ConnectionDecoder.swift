@@ -460,7 +460,12 @@ struct HTTP2ConnectionDecoder {
             call.headerBytes += fieldBytes
             heldHeaderBytes += fieldBytes
             if server.headerBlocks.lastBlockWasUncertain { call.headersUncertain = true }
-            let events = call.response.receiveHeaders(fields, endStream: block.endStream)
+            // A block that ends the stream before any response head was read is the trailers when
+            // it has no :status: the capture began after the headers, or lost them.
+            let events =
+                block.endStream && call.response.head == nil
+                ? call.response.receiveTrailersWithoutHead(fields)
+                : call.response.receiveHeaders(fields, endStream: block.endStream)
             calls[block.streamID] = call
             responseEvents(
                 events, streamID: block.streamID, timestamp: timestamp, byteOffset: block.byteOffset, into: &records)

@@ -83,6 +83,24 @@ public struct GRPCResponseReader: Sendable {
         }
     }
 
+    /// Takes the header block that ended the stream of a response whose headers this reader never
+    /// saw (a capture that began after them, or lost the frame that held them).
+    ///
+    /// A block with `:status` is a Trailers-Only response, read as ``receiveHeaders(_:endStream:)``
+    /// reads one. A block without it is the trailers (gRPC PROTOCOL-HTTP2 "Responses": `:status`
+    /// comes in the response headers, `grpc-status` in the trailers), and their `grpc-status` is
+    /// the call's status; without one, the status is what any trailers without one give, its
+    /// message saying that the headers are missing too. A live client does not call this: for it,
+    /// a first block without `:status` is malformed.
+    public mutating func receiveTrailersWithoutHead(_ fields: [(name: String, value: String)]) -> [Event] {
+        guard case .awaitingHead = state else { return receiveHeaders(fields, endStream: true) }
+        let block = ResponseHeaderBlock(fields)
+        guard block.httpStatus == nil, block.httpStatusText == nil else {
+            return receiveHead(block, endStream: true)
+        }
+        return receiveTrailers(block, headMissing: true)
+    }
+
     /// Takes the payload of a DATA frame.
     ///
     /// - Parameters:
@@ -182,13 +200,17 @@ public struct GRPCResponseReader: Sendable {
         return [.responseHead(head)]
     }
 
-    private mutating func receiveTrailers(_ block: ResponseHeaderBlock) -> [Event] {
+    private mutating func receiveTrailers(_ block: ResponseHeaderBlock, headMissing: Bool = false) -> [Event] {
         var status: CallStatus
         if block.grpcStatus == nil {
             status = CallStatus(
                 grpcStatus: nil, grpcMessage: block.grpcMessage, grpcStatusDetailsBin: block.grpcStatusDetailsBin)
             status.origin = .malformedResponse
-            if block.grpcMessage == nil, status.rpcStatus?.message.isEmpty ?? true {
+            if headMissing {
+                status.message =
+                    "the response headers are missing, and the trailers that ended the stream have no grpc-status"
+                    + (block.grpcMessage.map { " (grpc-message: \($0))" } ?? "")
+            } else if block.grpcMessage == nil, status.rpcStatus?.message.isEmpty ?? true {
                 status.message = "the response trailers (after \(messagesSoFar)) have no grpc-status"
             }
         } else {

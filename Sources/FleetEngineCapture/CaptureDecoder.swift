@@ -15,7 +15,9 @@ public struct CaptureDecoder: Sendable {
     fileprivate struct Connection: Sendable {
         var tcp: TCPConnection
         var calls: HTTP2ConnectionDecoder?
-        var client: TCPEndpoint?
+        /// The client, once the first bytes arrived; its decoder may still correct which side it is
+        /// (``HTTP2ConnectionDecoder/rolesAreKnown``).
+        var client: TCPEndpoint? { calls?.connection.client }
         var readers: [TCPEndpoint: HTTP2FrameReader] = [:]
         /// How many of the client's first bytes matched the HTTP/2 client preface, when the capture
         /// holds the connection's start.
@@ -144,8 +146,9 @@ public struct CaptureDecoder: Sendable {
             let bufferedBefore = reader.bufferedByteCount
             connection.bound(&reader, from: from)
             reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
+            let fromClient = from == connection.client
             connection.calls?.read(
-                &reader, fromClient: from == connection.client, timestamp: timestamp, namingConnection: true,
+                &reader, fromClient: fromClient, timestamp: timestamp, namingConnection: true,
                 into: &records)
             heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
             partialFrameBytes += reader.bufferedByteCount - bufferedBefore
@@ -175,7 +178,8 @@ public struct CaptureDecoder: Sendable {
             // Bytes of unknown frames are gone: they may have held header blocks that added entries
             // to the sender's HPACK table, so later blocks that name older entries are uncertain.
             if lostSync {
-                connection.calls?.lostUnknownFrames(fromClient: from == connection.client, timestamp: timestamp)
+                let fromClient = from == connection.client
+                connection.calls?.lostUnknownFrames(fromClient: fromClient, timestamp: timestamp)
             }
             records.append(
                 connection.problem(.truncatedCapture, at: timestamp) { label in
@@ -256,8 +260,8 @@ public struct CaptureDecoder: Sendable {
             }
             if wasInSync, reader.isLookingForFrameBoundary {
                 // What it held was not a frame it could name: the frames it will pass over are unknown.
-                connection.calls?.lostUnknownFrames(
-                    fromClient: largest.endpoint == connection.client, timestamp: timestamp)
+                let fromClient = largest.endpoint == connection.client
+                connection.calls?.lostUnknownFrames(fromClient: fromClient, timestamp: timestamp)
             }
             let freed = largest.bytes - reader.bufferedByteCount
             partialFrameBytes -= freed
@@ -283,8 +287,9 @@ public struct CaptureDecoder: Sendable {
                     streamOffset: streamOffset, length: length, byteOffset: byteOffset,
                     connection: connection.calls?.connection, timestamp: timestamp))
         case .lostFrame(let frame):
+            let fromClient = from == connection.client
             connection.calls?.lost(
-                frame, fromClient: from == connection.client, because: loss, timestamp: timestamp, into: &records)
+                frame, fromClient: fromClient, because: loss, timestamp: timestamp, into: &records)
         case .frame, .preface:
             break
         }
@@ -324,24 +329,29 @@ extension CaptureDecoder.Connection {
         return true
     }
 
-    /// Decides which endpoint is the client, once, when the first bytes arrive: the endpoint that
-    /// opened the connection (its SYN), else the one whose bytes begin with the HTTP/2 client
-    /// preface, else the one with the higher port (servers listen on low, well-known ports; clients
-    /// get ephemeral ones).
+    /// Decides which endpoint is the client when the first bytes arrive: the endpoint that opened
+    /// the connection (its SYN), else the one whose bytes begin with the HTTP/2 client preface.
+    /// Without either (a capture that began mid-connection) the one with the higher port is taken
+    /// for now (servers listen on low, well-known ports; clients mostly get higher, ephemeral ones),
+    /// and the first header block that only one side sends corrects it.
     fileprivate mutating func prepare(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint, options: CaptureOptions) {
         guard calls == nil else { return }
         let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
         let client: TCPEndpoint
+        var rolesAreKnown = true
         if let initiator = tcp.initiator {
             client = initiator
-        } else if firstBytes.starts(with: HTTP2FrameReader.clientPreface.prefix(firstBytes.count)) {
+        } else if !firstBytes.isEmpty,
+            firstBytes.starts(with: HTTP2FrameReader.clientPreface.prefix(firstBytes.count))
+        {
             client = from
         } else {
             client = from.port > other.port ? from : other
+            rolesAreKnown = false
         }
-        self.client = client
         calls = HTTP2ConnectionDecoder(
             connection: CapturedConnection(id: tcp.id, client: client, server: client == from ? other : from),
             options: options)
+        calls?.rolesAreKnown = rolesAreKnown
     }
 }

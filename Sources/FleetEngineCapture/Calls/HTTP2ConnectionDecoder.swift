@@ -122,6 +122,14 @@ struct HTTP2ConnectionDecoder {
     /// Whether each endpoint's SETTINGS were seen, so that the largest frame it takes is known.
     private var settingsSeenFromClient = false
     private var settingsSeenFromServer = false
+    /// Whether which endpoint is the client is known (its SYN or the client preface showed it, or a
+    /// header block did). Until it is, the first header block that only the other side sends
+    /// (`:method` or `:path` from the server, `:status` from the client; RFC 9113 section 8.3)
+    /// swaps the two, and the frames that follow are read with the sides corrected.
+    var rolesAreKnown = true
+    /// How many times the sides were swapped, so that a caller reading one side's frames in a loop
+    /// sees that they are now the other side's.
+    private(set) var roleSwaps = 0
 
     init(connection: CapturedConnection, options: CaptureOptions) {
         self.connection = connection
@@ -165,8 +173,17 @@ struct HTTP2ConnectionDecoder {
         _ reader: inout HTTP2FrameReader, fromClient: Bool, timestamp: CaptureTimestamp, namingConnection: Bool,
         into records: inout [CaptureRecord]
     ) {
-        let named = namingConnection ? connection : nil
+        var fromClient = fromClient
+        var named = namingConnection ? connection : nil
+        var swapsSeen = roleSwaps
         while true {
+            if roleSwaps != swapsSeen {
+                // A header block showed that the sides were the other way round.
+                swapsSeen = roleSwaps
+                fromClient.toggle()
+                named = namingConnection ? connection : nil
+                bound(&reader, fromClient: fromClient)
+            }
             let event: HTTP2FrameReader.Event?
             do throws(CaptureError) {
                 event = try reader.next()
@@ -198,8 +215,9 @@ struct HTTP2ConnectionDecoder {
     mutating func receive(_ frame: CapturedHTTP2Frame, fromClient: Bool, into records: inout [CaptureRecord]) {
         // A frame opens at most the call of its own stream.
         let hadCall = calls.index(forKey: frame.streamID) != nil
+        let swapsBefore = roleSwaps
         apply(frame, fromClient: fromClient, into: &records)
-        modifySender(fromClient: fromClient) { $0.resumedAfterGap = false }
+        modifySender(fromClient: roleSwaps == swapsBefore ? fromClient : !fromClient) { $0.resumedAfterGap = false }
         if let index = calls.index(forKey: frame.streamID) {
             if !hadCall { openingOrder.append(frame.streamID) }
             // Only a frame's own call takes or gives back message buffer room.
@@ -338,6 +356,17 @@ struct HTTP2ConnectionDecoder {
 
     // MARK: Frames
 
+    /// Swaps which endpoint is the client and which the server: their HPACK tables (each follows
+    /// its sender), what their SETTINGS said, and what the open calls read from each.
+    mutating func swapRoles() {
+        swap(&client, &server)
+        connection = CapturedConnection(id: connection.id, client: connection.server, server: connection.client)
+        swap(&maxFrameSizeTakenByClient, &maxFrameSizeTakenByServer)
+        swap(&settingsSeenFromClient, &settingsSeenFromServer)
+        for streamID in calls.keys { calls[streamID]?.swapSides() }
+        roleSwaps += 1
+    }
+
     /// Runs `body` on what is kept of the client's (`fromClient`) or the server's side, in place.
     mutating func modifySender<Result, Failure: Error>(
         fromClient: Bool, _ body: (inout Sender) throws(Failure) -> Result
@@ -438,6 +467,14 @@ struct HTTP2ConnectionDecoder {
                                 + "capture lost added \(moved) entries, and its table is read that way from here "
                                 + "(its fields stay headersUncertain)",
                             byteOffset: block.byteOffset))))
+        }
+        var fromClient = fromClient
+        if !rolesAreKnown, let sentByClient = Self.sentByClient(fields) {
+            rolesAreKnown = true
+            if sentByClient != fromClient {
+                swapRoles()
+                fromClient = sentByClient
+            }
         }
         let fieldBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         if fromClient {

@@ -270,7 +270,7 @@ struct HTTP2ConnectionDecoder {
         case .rstStream:
             let code = frame.payload.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             guard var call = existingCall(frame.streamID) else { return }
-            let events = call.response.receiveReset(HTTP2ErrorCode(rawValue: code))
+            let events = call.response.receiveReset(HTTP2ErrorCode(rawValue: code), sentByClient: fromClient)
             calls[frame.streamID] = call
             responseEvents(
                 events, streamID: frame.streamID, timestamp: frame.timestamp, byteOffset: frame.byteOffset,

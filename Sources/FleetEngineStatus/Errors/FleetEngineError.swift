@@ -122,7 +122,8 @@ extension FleetEngineError {
         case status
         /// A response without `grpc-status`, mapped from its HTTP status (``StatusCode/init(httpStatus:)``).
         case httpStatus(Int)
-        /// The server reset the call's stream (``StatusCode/init(rstStreamErrorCode:)``).
+        /// The call's stream was reset (``StatusCode/init(rstStreamErrorCode:)``): by the server, or,
+        /// in a capture, by the client, as the status's message says.
         case streamReset(HTTP2ErrorCode)
         /// The connection failed or closed under the call; `requestSent` tells whether the request
         /// had been written to it.

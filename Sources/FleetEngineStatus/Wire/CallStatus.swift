@@ -80,10 +80,15 @@ public struct CallStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The status of a call whose stream was reset (RST_STREAM) before it ended with a status.
-    public init(rstStreamErrorCode: HTTP2ErrorCode) {
+    ///
+    /// - Parameters:
+    ///   - rstStreamErrorCode: The frame's error code, mapped by gRPC PROTOCOL-HTTP2 "Errors".
+    ///   - sentByClient: Whether the client sent the frame (a cancelled call, a deadline that
+    ///     passed: what a capture shows); the message names who reset the stream.
+    public init(rstStreamErrorCode: HTTP2ErrorCode, sentByClient: Bool = false) {
         self.init(
             code: StatusCode(rstStreamErrorCode: rstStreamErrorCode),
-            message: "the server reset the stream with \(rstStreamErrorCode)",
+            message: "the \(sentByClient ? "client" : "server") reset the stream with \(rstStreamErrorCode)",
             origin: .streamReset(rstStreamErrorCode)
         )
     }

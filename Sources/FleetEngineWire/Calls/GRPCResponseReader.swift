@@ -131,9 +131,15 @@ public struct GRPCResponseReader: Sendable {
     }
 
     /// Takes an RST_STREAM frame: the stream is closed at once (PROTOCOL-HTTP2, "Errors").
-    public mutating func receiveReset(_ code: HTTP2ErrorCode) -> [Event] {
+    ///
+    /// - Parameters:
+    ///   - code: The frame's error code.
+    ///   - sentByClient: Whether the client sent it (what a capture of a cancelled call shows); the
+    ///     status's message names who reset the stream.
+    public mutating func receiveReset(_ code: HTTP2ErrorCode, sentByClient: Bool = false) -> [Event] {
         guard !isFinished else { return [] }
-        return end(CallStatus(rstStreamErrorCode: code), trailers: GRPCMetadata(), streamClosed: true)
+        let status = CallStatus(rstStreamErrorCode: code, sentByClient: sentByClient)
+        return end(status, trailers: GRPCMetadata(), streamClosed: true)
     }
 
     /// Takes the end of the connection under the stream (closed, lost, or a GOAWAY that left this

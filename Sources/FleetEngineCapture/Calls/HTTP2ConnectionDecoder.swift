@@ -399,9 +399,9 @@ struct HTTP2ConnectionDecoder {
                         + "it is passed over",
                     frame: frame, byteOffset: block.byteOffset, into: &records)
                 modifySender(fromClient: fromClient) { $0.headerBlocks.loseTableState() }
-                lostHeaders(
+                unreadHeaders(
                     streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
-                    timestamp: frame.timestamp)
+                    because: "is too long to read", timestamp: frame.timestamp, into: &records)
             }
         }
         guard frame.flags.contains(.endHeaders) else {
@@ -451,8 +451,9 @@ struct HTTP2ConnectionDecoder {
                 .problem(
                     CaptureProblem(timestamp: timestamp, connection: connection, streamID: block.streamID, error: error)
                 ))
-            lostHeaders(
-                streamID: block.streamID, fromClient: fromClient, endStream: block.endStream, timestamp: timestamp)
+            unreadHeaders(
+                streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
+                because: "does not decode", timestamp: timestamp, into: &records)
             return
         }
         if let moved = (fromClient ? client : server).headerBlocks.lastRealignment {
@@ -506,6 +507,23 @@ struct HTTP2ConnectionDecoder {
             calls[block.streamID] = call
             responseEvents(
                 events, streamID: block.streamID, timestamp: timestamp, byteOffset: block.byteOffset, into: &records)
+        }
+    }
+
+    /// A header block that was not read (it does not decode, or is too long): the stream's messages
+    /// are read without it from now on; or, when the server's block ended the stream (RFC 9113
+    /// section 5.1: END_STREAM closes its side), the call ends there, given up as a call whose
+    /// status the capture cannot tell, as when the block is lost (`loseHeaderBlock`).
+    mutating func unreadHeaders(
+        streamID: UInt32, fromClient: Bool, endStream: Bool, because reason: String, timestamp: CaptureTimestamp,
+        into records: inout [CaptureRecord]
+    ) {
+        if !fromClient, endStream {
+            giveUpCall(
+                streamID, because: "as the header block that ended it \(reason)", timestamp: timestamp,
+                into: &records)
+        } else {
+            lostHeaders(streamID: streamID, fromClient: fromClient, endStream: endStream, timestamp: timestamp)
         }
     }
 

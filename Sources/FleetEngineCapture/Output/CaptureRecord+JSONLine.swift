@@ -63,11 +63,9 @@ extension CaptureRecord {
             if let name = end.status.code.name { writer.string(name) } else { writer.null() }
             writer.key("message")
             writer.string(end.status.message)
-            if let rpcStatus = end.status.rpcStatus,
-                let json = try? rpcStatus.jsonUTF8Bytes(options: JSONEncodingOptions())
-            {
+            if let rpcStatus = end.status.rpcStatus {
                 writer.key("rpcStatus")
-                writer.raw(json)
+                Self.writeRPCStatus(&writer, rpcStatus)
             }
             writer.endObject()
             if let error = end.error {
@@ -203,7 +201,8 @@ extension CaptureRecord {
         String(validating: bytes, as: UTF8.self) != nil && !bytes.contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 }
     }
 
-    private static func base64(_ bytes: ArraySlice<UInt8>) -> String {
+    /// `bytes` in standard base64, as proto3 JSON writes `bytes` fields.
+    static func base64(_ bytes: ArraySlice<UInt8>) -> String {
         var text: [UInt8] = []
         Base64.encode(Array(bytes), into: &text)
         return String(decoding: text, as: UTF8.self)

@@ -83,6 +83,10 @@ extension CaptureFileReader {
             result = .consumed
         case PcapNGBlock.enhancedPacketType:
             result = .packet(try readEnhancedPacket(length: length, blockOffset: blockOffset, malformed: malformed))
+        case PcapNGBlock.obsoletePacketType:
+            result = .packet(
+                try readEnhancedPacket(
+                    length: length, blockOffset: blockOffset, interfaceIDIs16Bits: true, malformed: malformed))
         case PcapNGBlock.simplePacketType:
             result = .packet(try readSimplePacket(length: length, blockOffset: blockOffset, malformed: malformed))
         default:
@@ -133,16 +137,20 @@ extension CaptureFileReader {
         return interface
     }
 
-    /// The packet in an Enhanced Packet Block (section 4.3).
+    /// The packet in an Enhanced Packet Block (section 4.3), or in the obsolete Packet Block
+    /// (appendix A; `interfaceIDIs16Bits`), whose fields are the same but for a 16-bit interface id
+    /// followed by a 16-bit drops count where the Enhanced Packet Block has a 32-bit interface id.
     private func readEnhancedPacket(
         length: Int,
         blockOffset: Int64,
+        interfaceIDIs16Bits: Bool = false,
         malformed: (String) -> CaptureError
     ) throws(CaptureError) -> CapturedPacket {
         let (interfaceID, timestampHigh, timestampLow, capturedLength, originalLength) = withUnreadBytes { raw in
             let fields = CaptureFieldReader(raw, bigEndian: bigEndian)
             return (
-                fields.uint32(at: 8), fields.uint32(at: 12), fields.uint32(at: 16), fields.uint32(at: 20),
+                interfaceIDIs16Bits ? UInt32(fields.uint16(at: 8)) : fields.uint32(at: 8), fields.uint32(at: 12),
+                fields.uint32(at: 16), fields.uint32(at: 20),
                 fields.uint32(at: 24)
             )
         }

@@ -19,6 +19,9 @@ enum PcapNGBlock {
     static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
     /// Interface Description Block (section 4.2).
     static let interfaceDescriptionType: UInt32 = 0x0000_0001
+    /// Packet Block (appendix A, obsolete): an Enhanced Packet Block with a 16-bit interface id
+    /// and a 16-bit drops count, which old writers still put packets in.
+    static let obsoletePacketType: UInt32 = 0x0000_0002
     /// Simple Packet Block (section 4.4).
     static let simplePacketType: UInt32 = 0x0000_0003
     /// Enhanced Packet Block (section 4.3).
@@ -47,7 +50,7 @@ enum PcapNGBlock {
         switch type {
         case sectionHeaderType: 28  // magic, versions, section length
         case interfaceDescriptionType: 20  // link type, reserved, snap length
-        case enhancedPacketType: 32  // interface, timestamp, two lengths
+        case enhancedPacketType, obsoletePacketType: 32  // interface (and drops), timestamp, two lengths
         case simplePacketType: 16  // original length
         default: framingLength
         }
@@ -59,6 +62,7 @@ enum PcapNGBlock {
         case sectionHeaderType: "Section Header Block"
         case interfaceDescriptionType: "Interface Description Block"
         case enhancedPacketType: "Enhanced Packet Block"
+        case obsoletePacketType: "Packet Block"
         case simplePacketType: "Simple Packet Block"
         default: "block of type \(PcapFormat.hex(type))"
         }

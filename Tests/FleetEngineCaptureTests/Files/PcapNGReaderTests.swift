@@ -183,11 +183,10 @@ struct PcapNGReaderTests {
         // A Name Resolution Block.
         writer.appendBlock(type: 4, body: [0, 0, 0, 0])
         let packetBlock = writer.append(packet: [1], timestamp: CaptureTimestamp(seconds: 1, nanoseconds: 0))
-        // An Interface Statistics Block, an empty Custom Block, and the obsolete Packet Block,
-        // which this reader does not read.
+        // An Interface Statistics Block, an empty Custom Block, and a Decryption Secrets Block.
         writer.appendBlock(type: 5, body: Array(repeating: 0, count: 12))
         writer.appendBlock(type: 0x0000_0BAD, body: [])
-        writer.appendBlock(type: 2, body: Array(repeating: 0, count: 20))
+        writer.appendBlock(type: 0x0000_000A, body: Array(repeating: 0, count: 20))
         writer.append(packet: [2], timestamp: CaptureTimestamp(seconds: 2, nanoseconds: 0))
         let packets = try CaptureReaderHarness.packets(in: writer.bytes)
         #expect(packets.map { Array($0.bytes) } == [[1], [2]])

@@ -5,6 +5,7 @@ extension PacketDecoder {
         static let hopByHopOptions: UInt8 = 0
         static let routing: UInt8 = 43
         static let fragment: UInt8 = 44
+        static let authentication: UInt8 = 51
         static let destinationOptions: UInt8 = 60
     }
 
@@ -55,8 +56,8 @@ extension PacketDecoder {
     }
 
     /// The TCP segment in the IPv6 packet starting at `start` (RFC 8200 section 3), after its
-    /// hop-by-hop, routing, destination options and fragment headers (section 4), or `nil` for
-    /// another protocol or a fragment.
+    /// hop-by-hop, routing, destination options, fragment and authentication headers (section 4),
+    /// or `nil` for another protocol (ESP among them: its payload is encrypted) or a fragment.
     static func ipv6Segment(in raw: UnsafeRawBufferPointer, from start: Int) throws(CaptureError)
         -> TCPSegmentLocation?
     {
@@ -94,6 +95,14 @@ extension PacketDecoder {
                 guard fields.uint16(at: position + 2) & 0xFFF9 == 0 else { return nil }
                 nextHeader = fields.uint8(at: position)
                 position += 8
+            case IPProtocol.authentication:
+                // RFC 4302 section 2.2: Payload Len counts 4-octet units, minus 2. The header
+                // authenticates the payload without hiding it, so the TCP segment follows in clear.
+                try requireExtension(2, "authentication")
+                let length = (Int(fields.uint8(at: position + 1)) + 2) * 4
+                try requireExtension(length, "authentication")
+                nextHeader = fields.uint8(at: position)
+                position += length
             default:
                 return nil
             }

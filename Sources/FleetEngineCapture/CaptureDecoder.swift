@@ -24,6 +24,10 @@ public struct CaptureDecoder: Sendable {
         var prefaceBytesMatched = 0
         /// Whether the connection turned out not to be HTTP/2; its bytes are passed over.
         var isPassedOver = false
+        /// The endpoint that reset the connection (RST), if one did.
+        var resetBy: TCPEndpoint?
+        /// The endpoints that finished sending (FIN).
+        var finishedSenders: Set<TCPEndpoint> = []
 
         /// Lets `reader`, which reads what `from` sent, take frames as long as the peer's SETTINGS
         /// allowed when it looks for a frame boundary (after a gap in the capture).
@@ -45,6 +49,8 @@ public struct CaptureDecoder: Sendable {
     /// ``HTTP2FrameReader/bufferedByteCount``).
     private(set) var partialFrameBytes = 0
     private var reportedLinkTypes: Set<LinkType> = []
+    /// Whether ``finish()`` is ending the connections: the capture, not the connection, ended.
+    private var isFinishing = false
     private var lastTimestamp: CaptureTimestamp?
 
     /// What the frame readers hold, summed afresh: what ``partialFrameBytes`` keeps count of.
@@ -115,6 +121,7 @@ public struct CaptureDecoder: Sendable {
     public mutating func finish() throws(CaptureError) -> [CaptureRecord] {
         try file.finish()
         var records: [CaptureRecord] = []
+        isFinishing = true
         for event in table.finish() { handle(event, into: &records) }
         for id in connections.keys.sorted() { end(id, into: &records) }
         return records
@@ -188,10 +195,25 @@ public struct CaptureDecoder: Sendable {
                         + (lostSync ? " found" + HTTP2ConnectionDecoder.uncertainTableNote : "")
                 })
             records += consequences
-        case .closed:
-            break
+        case .closed(let id, let from, let reset, _):
+            if reset {
+                connections[id]?.resetBy = from
+            } else {
+                connections[id]?.finishedSenders.insert(from)
+            }
         case .ended(let id):
             end(id, into: &records)
+        case .passedOverAfterReset(_, let from, let resetBy, let length, let timestamp, let byteOffset):
+            records.append(
+                .problem(
+                    CaptureProblem(
+                        timestamp: timestamp,
+                        error: CaptureError(
+                            code: .truncatedCapture,
+                            message: "\(length) bytes that \(from) sent after \(resetBy) reset the TCP connection "
+                                + "are passed over: they were in flight when the reset was sent (RFC 9293 section "
+                                + "3.10.7.4), and the connection's calls ended with the reset",
+                            byteOffset: byteOffset))))
         }
     }
 
@@ -224,7 +246,21 @@ public struct CaptureDecoder: Sendable {
             }
         }
         heldBytes -= connection.calls?.heldBytes ?? 0
-        connection.calls?.finish(timestamp: lastTimestamp, into: &records)
+        let reason = endReason(of: connection)
+        connection.calls?.finish(timestamp: lastTimestamp, reason: reason, into: &records)
+    }
+
+    /// Why `connection` ended, for the calls it leaves open.
+    private func endReason(of connection: Connection) -> String {
+        if isFinishing { return "the capture ended before the call did" }
+        if let resetBy = connection.resetBy {
+            return "\(resetBy == connection.client ? "the client" : "the server") (\(resetBy)) reset the TCP connection"
+        }
+        if connection.finishedSenders.count == 2 {
+            return "the TCP connection was closed (both sides sent FIN) before the call ended"
+        }
+        return "the capture decoder stopped following the TCP connection (a new connection reused its endpoints, "
+            + "or it was the least recently active of more open connections than it follows)"
     }
 
     /// Makes the frame readers holding the most give up the frames they hold part of, until all of

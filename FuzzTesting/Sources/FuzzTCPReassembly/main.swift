@@ -176,6 +176,11 @@ struct EventChecker {
                 fail("connection \(id) ended but was not open")
             }
             ended.insert(id)
+
+        case .passedOverAfterReset(let id, let from, _, let length, _, _):
+            guard ended.contains(id), open[id] == nil, length > 0 else {
+                fail("\(length) bytes from \(from) passed over after a reset of connection \(id), which did not end")
+            }
         }
     }
 

@@ -285,8 +285,12 @@ struct HTTP2ConnectionDecoder {
     }
 
     /// Ends what is open at the end of the capture or connection: an unfinished header block is
-    /// reported, and open calls end with the Wire layer's status for a connection that went away.
-    mutating func finish(timestamp: CaptureTimestamp?, into records: inout [CaptureRecord]) {
+    /// reported, and open calls end with the Wire layer's status for a connection that went away,
+    /// saying `reason` (what happened to the connection).
+    mutating func finish(
+        timestamp: CaptureTimestamp?, reason: String = "the capture ended before the call did",
+        into records: inout [CaptureRecord]
+    ) {
         for fromClient in [true, false] {
             if let pending = (fromClient ? client : server).pendingBlock, !pending.mayHaveEndedInGap {
                 records.append(
@@ -302,8 +306,7 @@ struct HTTP2ConnectionDecoder {
         }
         for streamID in calls.keys.sorted() {
             guard var call = calls.removeValue(forKey: streamID) else { continue }
-            let events = call.response.receiveEndOfConnection(
-                requestSent: true, reason: "the capture ended before the call did")
+            let events = call.response.receiveEndOfConnection(requestSent: true, reason: reason)
             calls[streamID] = call
             responseEvents(
                 events, streamID: streamID, timestamp: timestamp ?? CaptureTimestamp(seconds: 0, nanoseconds: 0),

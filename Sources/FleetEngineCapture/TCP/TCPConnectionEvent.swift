@@ -24,4 +24,15 @@ public enum TCPConnectionEvent: Hashable, Sendable {
     /// SYN on the same endpoints replaced it, it was evicted as the least recently active one, or
     /// the capture ended. The table forgets it.
     case ended(connectionID: Int)
+
+    /// `length` payload bytes that `from` sent on the connection after `resetBy` reset it, which
+    /// are not delivered: they come after `.ended`, the one event that may.
+    ///
+    /// RFC 9293 section 3.10.7.4: a RST aborts the connection where it is received, but segments the
+    /// other endpoint sent before it arrived are still on the wire, and a capture taken at the
+    /// endpoint that reset holds them (a client's capture has its RST, then the response already in
+    /// flight). Only bytes past those the connection delivered count; retransmissions do not.
+    case passedOverAfterReset(
+        connectionID: Int, from: TCPEndpoint, resetBy: TCPEndpoint, length: Int, timestamp: CaptureTimestamp,
+        byteOffset: Int64)
 }

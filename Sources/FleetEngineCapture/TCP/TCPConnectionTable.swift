@@ -7,7 +7,8 @@
 /// are ignored: they are the tail of a connection that already ended, or of one that ended before
 /// the capture started) and ends, with a `.ended` event, when:
 ///
-/// - both directions closed with a FIN, or either sent a RST;
+/// - both directions closed with a FIN, or either sent a RST (payload that comes after the RST, past
+///   what the connection delivered, is reported with `.passedOverAfterReset`);
 /// - a SYN (or a SYN-ACK whose SYN the capture missed) arrives with another initial sequence
 ///   number than its sender's direction started with (RFC 9293 section 3.4.1), or from a
 ///   direction that started mid-connection: the endpoint pair is being reused by a new
@@ -62,6 +63,14 @@ public struct TCPConnectionTable: Sendable {
         var newer: Int?
     }
 
+    /// A connection a RST ended: who reset it, and the sequence number of the next byte each
+    /// endpoint had not yet delivered, so that bytes still in flight after the RST are reported.
+    private struct ResetConnection: Sendable {
+        var id: Int
+        var resetBy: TCPEndpoint
+        var nextSequenceNumbers: [TCPEndpoint: UInt32]
+    }
+
     /// The most connections open at one time; opening one more ends the least recently active.
     public let maxConnections: Int
     /// The reorder buffer limit of each direction (``TCPStreamReassembler/maxBufferedBytes``).
@@ -82,6 +91,8 @@ public struct TCPConnectionTable: Sendable {
     /// connection the capture joined midway. Only a SYN opens such a pair again (RFC 9293 section
     /// 3.4.1: a new incarnation starts with a SYN). Bounded like the open connections.
     private var closedKeys: Set<Key> = []
+    /// The closed pairs whose connection a RST ended (a subset of `closedKeys`, forgotten with them).
+    private var resetConnections: [Key: ResetConnection] = [:]
     private var closedOrder: [Key] = []
     private var closedOrderStart = 0
 
@@ -107,6 +118,10 @@ public struct TCPConnectionTable: Sendable {
         if let id = ids[key], startsNewConnection(segment, on: id) {
             end(id, at: segment.timestamp, into: &events)
         }
+        if ids[key] == nil, !segment.flags.contains(.syn), !segment.payload.isEmpty, resetConnections[key] != nil {
+            passOverAfterReset(segment, key: key, into: &events)
+            return events
+        }
         guard let id = ids[key] ?? open(segment, key: key, into: &events) else { return events }
         markActive(id)
 
@@ -128,10 +143,33 @@ public struct TCPConnectionTable: Sendable {
 
         let bothClosed = entries[id].map { $0.fromFirstSource.isClosed && $0.fromFirstDestination.isClosed }
         if segment.flags.contains(.rst) || bothClosed == true {
-            end(id, at: segment.timestamp, into: &events)
+            let reset = segment.flags.contains(.rst)
+            end(id, at: segment.timestamp, resetBy: reset ? segment.source : nil, into: &events)
             rememberClosed(key)
         }
         return events
+    }
+
+    /// Reports the bytes of `segment`, which came on a connection a RST ended, past those the
+    /// connection delivered from its sender; a retransmission of delivered bytes is passed over.
+    private mutating func passOverAfterReset(
+        _ segment: TCPSegment, key: Key, into events: inout [TCPConnectionEvent]
+    ) {
+        guard var reset = resetConnections[key] else { return }
+        let end = segment.sequenceNumber &+ UInt32(truncatingIfNeeded: segment.payload.count)
+        var length = segment.payload.count
+        if let next = reset.nextSequenceNumbers[segment.source] {
+            // RFC 9293 section 3.4: compared modulo 2^32, as the signed distance past the next byte.
+            let beyond = Int(Int32(bitPattern: end &- next))
+            guard beyond > 0 else { return }
+            length = min(length, beyond)
+        }
+        reset.nextSequenceNumbers[segment.source] = end
+        resetConnections[key] = reset
+        events.append(
+            .passedOverAfterReset(
+                connectionID: reset.id, from: segment.source, resetBy: reset.resetBy, length: length,
+                timestamp: segment.timestamp, byteOffset: segment.byteOffset + Int64(segment.payload.count - length)))
     }
 
     /// Hands `segment`'s acknowledgment number to the other direction of connection `id`.
@@ -152,6 +190,7 @@ public struct TCPConnectionTable: Sendable {
         closedOrder.append(key)
         while closedKeys.count > maxConnections, closedOrderStart < closedOrder.count {
             closedKeys.remove(closedOrder[closedOrderStart])
+            resetConnections[closedOrder[closedOrderStart]] = nil
             closedOrderStart += 1
         }
         if closedOrderStart > 1_024, closedOrderStart * 2 > closedOrder.count {
@@ -191,6 +230,7 @@ public struct TCPConnectionTable: Sendable {
         if closedKeys.contains(key) {
             guard segment.flags.contains(.syn) else { return nil }
             closedKeys.remove(key)
+            resetConnections[key] = nil
         }
         if entries.count >= maxConnections, let evicted = leastRecentlyActive {
             end(evicted, at: segment.timestamp, into: &events)
@@ -212,8 +252,12 @@ public struct TCPConnectionTable: Sendable {
         return lastID
     }
 
-    /// Flushes both directions of connection `id`, reports `.ended` and forgets it.
-    private mutating func end(_ id: Int, at timestamp: CaptureTimestamp?, into events: inout [TCPConnectionEvent]) {
+    /// Flushes both directions of connection `id`, reports `.ended` and forgets it; when `resetBy`
+    /// reset it, remembers where each direction's bytes had reached.
+    private mutating func end(
+        _ id: Int, at timestamp: CaptureTimestamp?, resetBy: TCPEndpoint? = nil,
+        into events: inout [TCPConnectionEvent]
+    ) {
         unlink(id)
         guard var entry = entries.removeValue(forKey: id) else { return }
         ids[entry.key] = nil
@@ -225,6 +269,12 @@ public struct TCPConnectionTable: Sendable {
             entry.fromFirstDestination.finish(at: timestamp), connectionID: id, from: connection.firstDestination,
             into: &events)
         events.append(.ended(connectionID: id))
+        if let resetBy {
+            var next: [TCPEndpoint: UInt32] = [:]
+            next[connection.firstSource] = entry.fromFirstSource.nextSequenceNumber
+            next[connection.firstDestination] = entry.fromFirstDestination.nextSequenceNumber
+            resetConnections[entry.key] = ResetConnection(id: id, resetBy: resetBy, nextSequenceNumbers: next)
+        }
     }
 
     private func append(

@@ -56,6 +56,10 @@ public struct TCPStreamReassembler: Sendable {
     /// Whether any segment has placed stream offset 0 yet.
     var hasStarted: Bool { origin != nil }
 
+    /// The sequence number of the next byte to deliver (every byte before it was delivered or
+    /// reported as a gap), once the stream has started.
+    var nextSequenceNumber: UInt32? { origin.map { $0 &+ UInt32(truncatingIfNeeded: nextOffset) } }
+
     /// The sequence number of stream offset 0.
     private var origin: UInt32?
     /// The stream offset of the next byte to deliver; everything before it was delivered or gapped.

@@ -35,6 +35,8 @@ struct TCPConnectionTableTests {
                     log.append("closed \(id) \(from)\(reset ? " reset" : "")")
                 case .ended(let id):
                     log.append("ended \(id)")
+                case .passedOverAfterReset(let id, let from, let resetBy, let length, _, _):
+                    log.append("passed over \(id) \(from) \(length) after reset by \(resetBy)")
                 }
             }
         }

@@ -24,6 +24,27 @@ struct HTTP2ConnectionDecoder {
         /// Bytes of unknown frames went missing, and no frame was read since: a CONTINUATION frame
         /// now may continue a header block that began among them.
         var resumedAfterGap = false
+        /// The peer's `SETTINGS_HEADER_TABLE_SIZE` as this sender last acknowledged it.
+        var acknowledgedTableSize = HeaderBlockDecoder.defaultTableSize
+        /// The `SETTINGS_HEADER_TABLE_SIZE` values of the peer's SETTINGS frames that this sender has
+        /// not acknowledged yet, oldest first (nil for a frame without one).
+        var unacknowledgedTableSizes: [Int?] = []
+
+        /// Bounds the sender's size updates by the largest limit it may be encoding under: a
+        /// setting takes effect for its receiver once acknowledged (RFC 9113 section 6.5.3), so
+        /// blocks sent before may use the older limit, and an encoder may already use a higher one
+        /// it received.
+        mutating func applyTableSizeLimit() {
+            let pending = unacknowledgedTableSizes.lazy.compactMap { $0 }.max() ?? 0
+            headerBlocks.setMaxTableSize(max(acknowledgedTableSize, pending))
+        }
+
+        /// Takes the peer's oldest unacknowledged SETTINGS as acknowledged.
+        mutating func acknowledgeOldestSettings() {
+            guard !unacknowledgedTableSizes.isEmpty else { return }
+            if let size = unacknowledgedTableSizes.removeFirst() { acknowledgedTableSize = size }
+            applyTableSizeLimit()
+        }
     }
 
     /// A header block whose CONTINUATION frames are still to come.
@@ -47,6 +68,10 @@ struct HTTP2ConnectionDecoder {
     /// 3.75 MiB. A longer one is reported and its bytes are not kept: a capture of HEADERS
     /// followed by CONTINUATION frames without end would otherwise hold all of them.
     static let maxHeaderBlockSize = 4 << 20
+
+    /// The most SETTINGS frames of one endpoint kept waiting for the peer's acknowledgment; past it
+    /// (acknowledgments the capture lost), the oldest is taken as acknowledged.
+    static let maxUnacknowledgedSettings = 16
 
     /// What one open call is counted as holding besides its header fields: its readers and
     /// bookkeeping, roughly.
@@ -276,7 +301,12 @@ struct HTTP2ConnectionDecoder {
                 events, streamID: frame.streamID, timestamp: frame.timestamp, byteOffset: frame.byteOffset,
                 into: &records)
         case .settings:
-            guard !frame.flags.contains(.ack) else { return }
+            guard !frame.flags.contains(.ack) else {
+                // The sender acknowledges the peer's oldest SETTINGS it had not: a lower table size
+                // limit in it now bounds the sender's size updates.
+                modifySender(fromClient: fromClient) { $0.acknowledgeOldestSettings() }
+                return
+            }
             settings(frame.payload, fromClient: fromClient)
         default:
             // PING, WINDOW_UPDATE, PRIORITY, GOAWAY and unknown frames change no call's messages.
@@ -418,16 +448,16 @@ struct HTTP2ConnectionDecoder {
 
     private mutating func settings(_ payload: ArraySlice<UInt8>, fromClient: Bool) {
         if fromClient { settingsSeenFromClient = true } else { settingsSeenFromServer = true }
+        var tableSize: Int?
         var index = payload.startIndex
         while index + 6 <= payload.endIndex {
             let identifier = UInt16(payload[index]) << 8 | UInt16(payload[index + 1])
             let value = payload[(index + 2)..<(index + 6)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             index += 6
             // RFC 9113 section 6.5.2: SETTINGS_HEADER_TABLE_SIZE bounds the table the *peer*
-            // encodes with, so it applies to the header blocks this endpoint receives.
-            if identifier == 0x1 {
-                modifySender(fromClient: !fromClient) { $0.headerBlocks.setMaxTableSize(Int(value)) }
-            }
+            // encodes with, so it applies to the header blocks this endpoint receives, once the
+            // peer acknowledges it (section 6.5.3).
+            if identifier == 0x1 { tableSize = Int(min(value, 1 << 24)) }
             // SETTINGS_MAX_FRAME_SIZE: values outside 2^14...2^24-1 are a connection error, and
             // change nothing here.
             if identifier == 0x5, (16_384...16_777_215).contains(value) {
@@ -436,6 +466,14 @@ struct HTTP2ConnectionDecoder {
                 } else {
                     maxFrameSizeTakenByServer = Int(value)
                 }
+            }
+        }
+        modifySender(fromClient: !fromClient) { sender in
+            sender.unacknowledgedTableSizes.append(tableSize)
+            sender.applyTableSizeLimit()
+            // Acknowledgments the capture lost would make the queue grow: the oldest count as seen.
+            while sender.unacknowledgedTableSizes.count > Self.maxUnacknowledgedSettings {
+                sender.acknowledgeOldestSettings()
             }
         }
     }

@@ -15,8 +15,12 @@ struct HeaderBlockDecoder {
     /// refer to it cannot be read.
     private(set) var lostTableState = false
 
+    /// The receiving endpoint's `SETTINGS_HEADER_TABLE_SIZE` (RFC 7541 section 4.2), which bounds
+    /// the sender's later dynamic table size updates; the table itself changes only with those.
+    var maxTableSize: Int { reader.maxTableSize }
+
     /// Applies the receiving endpoint's `SETTINGS_HEADER_TABLE_SIZE` (RFC 7541 section 4.2): the
-    /// sender may grow its table up to it.
+    /// sender's later dynamic table size updates may go up to it, and no further.
     mutating func setMaxTableSize(_ size: Int) {
         reader.maxTableSize = max(0, min(size, 1 << 24))
     }

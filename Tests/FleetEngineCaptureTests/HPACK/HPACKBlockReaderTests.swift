@@ -87,7 +87,9 @@ struct HPACKBlockReaderTests {
         #expect(reader.dynamicTableMaxSize == 4_096)
     }
 
-    @Test("Lowering maxTableSize evicts the oldest entries at once; raising it waits for a size update")
+    @Test(
+        "Changing maxTableSize leaves the table: the encoder's size update lowers it (evicting) or raises it (RFC 7541 section 4.2)"
+    )
     func maxTableSizeChanges() throws {
         var reader = HPACKBlockReader()
         var block = HPACKBlockBuilder()
@@ -98,6 +100,11 @@ struct HPACKBlockReaderTests {
         #expect(reader.dynamicTableSize == 99)
 
         reader.maxTableSize = 70
+        #expect(reader.dynamicTableMaxSize == 4_096)
+        #expect(reader.dynamicTableEntries.map(\.name) == [[0x63], [0x62], [0x61]])
+        var shrink = HPACKBlockBuilder()
+        shrink.tableSizeUpdate(70)
+        _ = try reader.decode(shrink.bytes[...])
         #expect(reader.dynamicTableMaxSize == 70)
         #expect(reader.dynamicTableEntries.map(\.name) == [[0x63], [0x62]])
 

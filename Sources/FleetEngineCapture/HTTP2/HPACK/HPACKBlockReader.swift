@@ -40,17 +40,13 @@ struct HPACKBlockReader: Sendable {
     /// The receiver's `SETTINGS_HEADER_TABLE_SIZE` (RFC 9113 section 6.5.2): a dynamic table size
     /// update above it is an error (RFC 7541 section 6.3).
     ///
-    /// Lowering it below the table's current maximum size shrinks the table at once, evicting the
-    /// oldest entries: the sender must do the same, since it may not use more than the receiver
-    /// allows. Raising it leaves the table's maximum size alone until the sender signals a new one
-    /// with a size update (RFC 7541 section 4.2).
+    /// Changing it leaves the table alone, lowered or raised: only the encoder's dynamic table size
+    /// update changes the table's maximum size (RFC 7541 section 4.2), and an encoder told of a
+    /// lower limit sends one at the start of its next block. Blocks it encoded before may still
+    /// name the entries a smaller table would have evicted.
     var maxTableSize: Int {
         get { tableSizeLimit }
-        set {
-            tableSizeLimit = max(0, newValue)
-            if table.maxSize > tableSizeLimit { table.setMaxSize(tableSizeLimit) }
-            settleKnownEntries()
-        }
+        set { tableSizeLimit = max(0, newValue) }
     }
 
     /// The bound on one decoded header list, counting each field as its name and value lengths

@@ -60,6 +60,9 @@ struct HTTP2ConnectionDecoder {
         /// CONTINUATION may have been among them, so a frame of another kind that follows breaks
         /// no rule, and the block not ending is no news (the gap was reported).
         var mayHaveEndedInGap = false
+        /// The block is a PUSH_PROMISE's (RFC 9113 section 6.6): the request the server promises,
+        /// decoded only to keep the server's HPACK table in step, then dropped.
+        var isPushPromise = false
     }
 
     /// The most bytes of HPACK one header block may take. The decoded fields may add up to
@@ -277,6 +280,13 @@ struct HTTP2ConnectionDecoder {
                 streamID: frame.streamID, fragments: [], endStream: frame.flags.contains(.endStream),
                 byteOffset: frame.byteOffset)
             headerFragment(frame, of: block, fromClient: fromClient, into: &records)
+        case .pushPromise:
+            // RFC 9113 section 6.6: its field block is decoded with the sender's HPACK context like
+            // any other (RFC 7541 section 2.2); an entry it adds is named by the sender's later blocks.
+            let block = PendingBlock(
+                streamID: frame.streamID, fragments: [], endStream: false, byteOffset: frame.byteOffset,
+                isPushPromise: true)
+            headerFragment(frame, of: block, fromClient: fromClient, into: &records)
         case .continuation:
             // Taken out while it grows, so that appending does not copy what it holds.
             guard let block = (fromClient ? client : server).pendingBlock else {
@@ -432,17 +442,42 @@ struct HTTP2ConnectionDecoder {
                         + "it is passed over",
                     frame: frame, byteOffset: block.byteOffset, into: &records)
                 modifySender(fromClient: fromClient) { $0.headerBlocks.loseTableState() }
-                unreadHeaders(
-                    streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
-                    because: "is too long to read", timestamp: frame.timestamp, into: &records)
+                if !block.isPushPromise {
+                    unreadHeaders(
+                        streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
+                        because: "is too long to read", timestamp: frame.timestamp, into: &records)
+                }
             }
         }
         guard frame.flags.contains(.endHeaders) else {
             setPending(block, fromClient: fromClient)
             return
         }
-        if !block.isDiscarded {
+        if block.isDiscarded { return }
+        if block.isPushPromise {
+            pushPromiseBlock(block, fromClient: fromClient, timestamp: frame.timestamp, into: &records)
+        } else {
             headerBlock(block, fromClient: fromClient, timestamp: frame.timestamp, into: &records)
+        }
+    }
+
+    /// Decodes a PUSH_PROMISE's field block with the sender's HPACK table, which it may add entries
+    /// to, and drops its fields: gRPC does not push, and the promised request is no call here. A
+    /// block that does not decode is reported, as any other is.
+    private mutating func pushPromiseBlock(
+        _ block: PendingBlock, fromClient: Bool, timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
+    ) {
+        do throws(CaptureError) {
+            // The promised fields are a request's, whoever sends them.
+            _ = try modifySender(fromClient: fromClient) { (sender) throws(CaptureError) in
+                try sender.headerBlocks.decode(
+                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: true)
+            }
+        } catch {
+            records.append(
+                .problem(
+                    CaptureProblem(timestamp: timestamp, connection: connection, streamID: block.streamID, error: error)
+                ))
         }
     }
 

@@ -91,6 +91,10 @@ public struct HTTP2StreamDecoder: Sendable {
                     answeredStreams.insert(frame.streamID)
                 }
                 continuationFromClient = fromClient
+            case .pushPromise:
+                // RFC 9113 section 8.4: only a server sends PUSH_PROMISE.
+                fromClient = false
+                continuationFromClient = false
             case .continuation:
                 fromClient = continuationFromClient
             case .data, .rstStream:

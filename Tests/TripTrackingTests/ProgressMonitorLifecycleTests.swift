@@ -1,4 +1,5 @@
 import Dispatch
+import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
@@ -57,8 +58,15 @@ struct ProgressMonitorLifecycleTests {
 
     @Test("one listener leaving while another joins: the one that joined keeps the model following")
     func concurrentLeaveAndJoin() async throws {
-        try await withTracking { harness in
-            let model = harness.service.tripModel(for: harness.names[0])
+        // The service is not running, so the starts the model asks for wait in its queue instead of
+        // each sending a GetTrip: the race is between the monitor's registrations alone, and the
+        // rounds do not flood the other tests' event loops.
+        var configuration = ClientConfiguration.plaintext(port: 9)
+        configuration.retryPolicy = .none
+        try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
+            let service = TripService(client: client, providerID: TrackingHarness.provider)
+            defer { service.beginGracefulShutdown() }
+            let model = service.tripModel(for: "providers/\(TrackingHarness.provider)/trips/race")
             var lost: Int?
             for round in 0..<200_000 {
                 let monitor = TripProgressMonitor(model: model)

@@ -32,9 +32,19 @@ public struct CaptureTimestamp: Hashable, Comparable, Sendable, CustomStringConv
         return total
     }
 
-    /// `seconds.nanoseconds` with nine digits of fraction, as the JSON lines print it.
+    /// The time in seconds with nine digits of fraction, as the JSON lines print it: `12.250000000`,
+    /// and before the epoch `-0.500000000` for half a second before it (stored as `seconds` -1 and
+    /// `nanoseconds` 500,000,000, since the fraction always counts forward).
     public var description: String {
+        guard seconds < 0, nanoseconds > 0 else {
+            return Self.text(sign: "", seconds: seconds, nanoseconds: nanoseconds)
+        }
+        // -(seconds + 1) cannot overflow, even for Int64.min.
+        return Self.text(sign: "-", seconds: -(seconds + 1), nanoseconds: 1_000_000_000 - nanoseconds)
+    }
+
+    private static func text(sign: String, seconds: Int64, nanoseconds: UInt32) -> String {
         let fraction = String(nanoseconds)
-        return "\(seconds)." + String(repeating: "0", count: 9 - fraction.count) + fraction
+        return sign + "\(seconds)." + String(repeating: "0", count: 9 - fraction.count) + fraction
     }
 }

@@ -28,4 +28,13 @@ struct CaptureTimestampTests {
         #expect(CaptureTimestamp(seconds: 12, nanoseconds: 3_400).description == "12.000003400")
         #expect(CaptureTimestamp(seconds: 0, nanoseconds: 0).description == "0.000000000")
     }
+
+    @Test("before the epoch the text is the time it stands for: the fraction counts forward from a negative second")
+    func textBeforeTheEpoch() {
+        #expect(CaptureTimestamp(seconds: -1, nanoseconds: 500_000_000).description == "-0.500000000")
+        #expect(CaptureTimestamp(seconds: -2, nanoseconds: 250_000_000).description == "-1.750000000")
+        #expect(CaptureTimestamp(seconds: -3, nanoseconds: 0).description == "-3.000000000")
+        #expect(CaptureTimestamp(seconds: -1, nanoseconds: 999_999_999).description == "-0.000000001")
+        #expect(CaptureTimestamp(seconds: .min, nanoseconds: 1).description == "-9223372036854775807.999999999")
+    }
 }

@@ -15,6 +15,9 @@ Steps:
      compares equal to 0, which drops -0.0; Google's encoders write it (its bits are not zero). With
      the flag, the Swift side decides presence exactly as Google's encoders do. The wire format of
      both renderings is the same.
+   - singular message and string fields (outside oneofs; strings outside map entries too) are
+     rendered repeated, so that every occurrence reaches Swift (see ARCHITECTURE.md, The codec);
+     LatLng fields are rendered as bytes.
 3. protoc-c writes the C into Sources/CFleetEngineProtos (headers under include/, code under generated/).
 4. swift_codegen.py writes Sources/FleetEngineCodec/Generated/.
 
@@ -93,6 +96,16 @@ def with_protobuf_c_options(fds):
             singular = field.label == descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL
             if singular and field.type == descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE and not field.HasField(
                 "oneof_index"
+            ):
+                field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
+            # A singular string sent twice: protobuf-c keeps the last and frees the first unseen, so
+            # invalid UTF-8 in it would pass. Repeated, every occurrence reaches Swift (map entries'
+            # keys and values stay singular: the map code reads them as such).
+            if (
+                singular
+                and field.type == descriptor_pb2.FieldDescriptorProto.TYPE_STRING
+                and not field.HasField("oneof_index")
+                and not message.options.map_entry
             ):
                 field.label = descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED
         for nested in message.nested_type:

@@ -162,6 +162,13 @@ class Field:
         return self.is_message and self.type_name == "google.type.LatLng" and self.oneof is None
 
     @property
+    def is_repeated_string_in_c(self):
+        """A singular string the C rendering carries as repeated (see generate-code.py), so that every
+        occurrence reaches Swift: outside oneofs (proto3 `optional` included) and map entries."""
+        return (self.type == F.TYPE_STRING and not self.repeated and self.oneof is None
+                and not self.synthetic_optional and not self.message.is_map_entry)
+
+    @property
     def is_wrapper(self):
         return self.is_message and not self.repeated and self.type_name in WRAPPERS
 
@@ -639,6 +646,11 @@ def write_decode(w, message, registry):
             w("if let point = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
             w(T + "%s = try context.point(point)" % field.swift, 3)
             w("}", 2)
+        elif field.is_repeated_string_in_c:
+            # Several occurrences send the input to the scanner, which checks each one's UTF-8.
+            w("if let value = context.lastOccurrence(%s, count: c.pointee.n_%s) {" % (src, field.c), 2)
+            w(T + "%s = try context.string(value)" % field.swift, 3)
+            w("}", 2)
         elif field.repeated and field.is_message:
             w(T + "%s = try context.messages(%s, count: c.pointee.n_%s)" % (field.swift, src, field.c), 2)
         elif field.repeated and field.type in (F.TYPE_STRING, F.TYPE_BYTES):
@@ -720,6 +732,13 @@ def write_encode(w, message, registry):
             w("if let value = %s {" % field.swift, 2)
             w("c.pointee.n_%s = 1" % field.c, 3)
             w("%s = arena.values([value]) { arena.point($0) }" % dst, 3)
+            w("}", 2)
+        elif field.is_repeated_string_in_c:
+            w("if !%s.isEmpty {" % field.swift, 2)
+            w("let occurrence = arena.allocate(ProtobufCBinaryData.self)", 3)
+            w("occurrence.pointee = arena.binaryData(self.%s)" % field.swift, 3)
+            w("c.pointee.n_%s = 1" % field.c, 3)
+            w("%s = occurrence" % dst, 3)
             w("}", 2)
         elif field.repeated and field.is_message:
             w("if !%s.isEmpty {" % field.swift, 2)

@@ -177,4 +177,31 @@ struct BinaryEdgeCaseTests {
         #expect(result == nil, "a request of SIZE_MAX - 20 bytes returned \(String(describing: result))")
         #expect(arena.pointee.exhausted == 1)
     }
+
+    /// Trip.name "\xff" then name "a": `0a01ff 0a0161`; TripWaypoint.trip_id the same way inside
+    /// remaining_waypoints: `8201 06 1201ff 120161`. Python (protobuf 7.36, upb): DecodeError "String
+    /// field had bad UTF-8" for both. protobuf-c keeps only the last occurrence of a singular field.
+    @Test(
+        "a string field whose earlier occurrence is not UTF-8 is refused, as Google refuses it",
+        arguments: [("0a01ff0a0161", 2, "maps.fleetengine.v1.Trip.name")])
+    func replacedInvalidUTF8(hex: String, offset: Int, path: String) {
+        #expect {
+            _ = try Trip(serializedBytes: hexBytes(hex))
+        } throws: { error in
+            guard let error = error as? CodecError else { return false }
+            return error.code == .invalidUTF8 && error.byteOffset == offset && error.fieldPath == path
+        }
+    }
+
+    @Test("a nested string field whose earlier occurrence is not UTF-8 is refused")
+    func replacedInvalidUTF8Nested() {
+        #expect(throws: CodecError(.invalidUTF8)) {
+            _ = try Trip(serializedBytes: hexBytes("820106 1201ff 120161"))
+        }
+    }
+
+    @Test("a string field sent twice, both valid, keeps the last, as Google does")
+    func replacedValidString() throws {
+        #expect(try Trip(serializedBytes: hexBytes("0a0162 0a0161")).name == "a")
+    }
 }

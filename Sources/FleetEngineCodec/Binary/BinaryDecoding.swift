@@ -62,16 +62,30 @@ enum BinaryDecoding {
         if case .refused(exhausted: true) = failure { throw memoryError(M.self, size: buffer.count) }
         guard needsRewrite else {
             if case .conversion(let error) = failure { throw error }
+            if case .needsRewrite = failure {
+                // Only the scanner's check was wanted: a singular string came more than once, and
+                // protobuf-c kept the last without a look at the others. The scanner found every
+                // occurrence valid, so protobuf-c's reading stands; it is read again as it is.
+                return try unpackAgain(M.self, buffer)
+            }
             throw CodecError(
                 code: .rejectedByProtobufC,
                 message: "protobuf-c refused \(M.protoMessageName) input that the scanner found well-formed"
             )
         }
         let rewritten = try scanner.rewrite(M.wireSchema)
+        return try rewritten.withUnsafeBufferPointer { (again) throws(CodecError) -> M in
+            try unpackAgain(M.self, again)
+        }
+    }
+
+    /// Unpacks input the scanner has checked (and rewritten where protobuf-c needs it), now
+    /// without sending it to the scanner again.
+    private static func unpackAgain<M: CBackedMessage>(
+        _ type: M.Type, _ buffer: UnsafeBufferPointer<UInt8>
+    ) throws(CodecError) -> M {
         do throws(Failure) {
-            return try rewritten.withUnsafeBufferPointer { (again) throws(Failure) -> M in
-                try unpack(M.self, again, rewritten: true)
-            }
+            return try unpack(M.self, buffer, rewritten: true)
         } catch {
             switch error {
             case .refused(exhausted: true):

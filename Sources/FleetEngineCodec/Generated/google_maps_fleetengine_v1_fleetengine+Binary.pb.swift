@@ -71,7 +71,9 @@ extension TerminalPointId: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.value = try context.string(c.pointee.value)
+        if let value = context.lastOccurrence(c.pointee.value, count: c.pointee.n_value) {
+            self.value = try context.string(value)
+        }
         switch c.pointee.id_case.rawValue {
         case 2: self.id = .placeID(try context.string(c.pointee.place_id))
         case 3: self.id = .generatedID(try context.string(c.pointee.generated_id))
@@ -85,8 +87,10 @@ extension TerminalPointId: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TerminalPointId>, arena: EncodeArena) {
         maps__fleetengine__v1__terminal_point_id__init(c)
         if !value.isEmpty {
-            c.pointee.has_value = 1
-            c.pointee.value = arena.binaryData(value)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.value)
+            c.pointee.n_value = 1
+            c.pointee.value = occurrence
         }
         switch id {
         case .placeID(let value):
@@ -179,8 +183,12 @@ extension TerminalLocation: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.terminal_point_id, count: c.pointee.n_terminal_point_id) {
             self.terminalPointID = try TerminalPointId(cMessage: value, context: &context)
         }
-        self.accessPointID = try context.string(c.pointee.access_point_id)
-        self.tripID = try context.string(c.pointee.trip_id)
+        if let value = context.lastOccurrence(c.pointee.access_point_id, count: c.pointee.n_access_point_id) {
+            self.accessPointID = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.trip_id, count: c.pointee.n_trip_id) {
+            self.tripID = try context.string(value)
+        }
         self.terminalLocationType = WaypointType(
             rawValue: Int32(truncatingIfNeeded: c.pointee.terminal_location_type.rawValue))
         if c.pointee.base.n_unknown_fields > 0 {
@@ -199,12 +207,16 @@ extension TerminalLocation: CBackedMessage {
             c.pointee.terminal_point_id = arena.single(arena.message(value))
         }
         if !accessPointID.isEmpty {
-            c.pointee.has_access_point_id = 1
-            c.pointee.access_point_id = arena.binaryData(accessPointID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.accessPointID)
+            c.pointee.n_access_point_id = 1
+            c.pointee.access_point_id = occurrence
         }
         if !tripID.isEmpty {
-            c.pointee.has_trip_id = 1
-            c.pointee.trip_id = arena.binaryData(tripID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.tripID)
+            c.pointee.n_trip_id = 1
+            c.pointee.trip_id = occurrence
         }
         if terminalLocationType.rawValue != 0 {
             c.pointee.has_terminal_location_type = 1
@@ -306,10 +318,16 @@ extension TripWaypoint: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.location, count: c.pointee.n_location) {
             fields.location = try TerminalLocation(cMessage: value, context: &context)
         }
-        fields.tripID = try context.string(c.pointee.trip_id)
+        if let value = context.lastOccurrence(c.pointee.trip_id, count: c.pointee.n_trip_id) {
+            fields.tripID = try context.string(value)
+        }
         fields.waypointType = WaypointType(rawValue: Int32(truncatingIfNeeded: c.pointee.waypoint_type.rawValue))
         fields.pathToWaypoint = try context.points(c.pointee.path_to_waypoint, count: c.pointee.n_path_to_waypoint)
-        fields.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
+        if let value = context.lastOccurrence(
+            c.pointee.encoded_path_to_waypoint, count: c.pointee.n_encoded_path_to_waypoint)
+        {
+            fields.encodedPathToWaypoint = try context.string(value)
+        }
         if let value = context.lastOccurrence(c.pointee.traffic_to_waypoint, count: c.pointee.n_traffic_to_waypoint) {
             fields.trafficToWaypoint = try ConsumableTrafficPolyline(cMessage: value, context: &context)
         }
@@ -337,8 +355,10 @@ extension TripWaypoint: CBackedMessage {
             c.pointee.location = arena.single(arena.message(value))
         }
         if !tripID.isEmpty {
-            c.pointee.has_trip_id = 1
-            c.pointee.trip_id = arena.binaryData(tripID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.tripID)
+            c.pointee.n_trip_id = 1
+            c.pointee.trip_id = occurrence
         }
         if waypointType.rawValue != 0 {
             c.pointee.has_waypoint_type = 1
@@ -349,8 +369,10 @@ extension TripWaypoint: CBackedMessage {
             c.pointee.path_to_waypoint = arena.values(pathToWaypoint) { arena.point($0) }
         }
         if !encodedPathToWaypoint.isEmpty {
-            c.pointee.has_encoded_path_to_waypoint = 1
-            c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.encodedPathToWaypoint)
+            c.pointee.n_encoded_path_to_waypoint = 1
+            c.pointee.encoded_path_to_waypoint = occurrence
         }
         if let value = trafficToWaypoint {
             c.pointee.n_traffic_to_waypoint = 1
@@ -452,8 +474,12 @@ extension VehicleAttribute: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.key = try context.string(c.pointee.key)
-        self.value = try context.string(c.pointee.value)
+        if let value = context.lastOccurrence(c.pointee.key, count: c.pointee.n_key) {
+            self.key = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.value, count: c.pointee.n_value) {
+            self.value = try context.string(value)
+        }
         switch c.pointee.vehicle_attribute_value_case.rawValue {
         case 3: self.vehicleAttributeValue = .stringValue(try context.string(c.pointee.string_value))
         case 4: self.vehicleAttributeValue = .boolValue(c.pointee.bool_value != 0)
@@ -468,12 +494,16 @@ extension VehicleAttribute: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__VehicleAttribute>, arena: EncodeArena) {
         maps__fleetengine__v1__vehicle_attribute__init(c)
         if !key.isEmpty {
-            c.pointee.has_key = 1
-            c.pointee.key = arena.binaryData(key)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.key)
+            c.pointee.n_key = 1
+            c.pointee.key = occurrence
         }
         if !value.isEmpty {
-            c.pointee.has_value = 1
-            c.pointee.value = arena.binaryData(value)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.value)
+            c.pointee.n_value = 1
+            c.pointee.value = occurrence
         }
         switch vehicleAttributeValue {
         case .stringValue(let value):
@@ -1165,7 +1195,9 @@ extension TripAttribute: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.key = try context.string(c.pointee.key)
+        if let value = context.lastOccurrence(c.pointee.key, count: c.pointee.n_key) {
+            self.key = try context.string(value)
+        }
         switch c.pointee.trip_attribute_value_case.rawValue {
         case 2: self.tripAttributeValue = .stringValue(try context.string(c.pointee.string_value))
         case 3: self.tripAttributeValue = .boolValue(c.pointee.bool_value != 0)
@@ -1180,8 +1212,10 @@ extension TripAttribute: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__TripAttribute>, arena: EncodeArena) {
         maps__fleetengine__v1__trip_attribute__init(c)
         if !key.isEmpty {
-            c.pointee.has_key = 1
-            c.pointee.key = arena.binaryData(key)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.key)
+            c.pointee.n_key = 1
+            c.pointee.key = occurrence
         }
         switch tripAttributeValue {
         case .stringValue(let value):

@@ -88,18 +88,36 @@ extension RequestHeader: CBackedMessage {
         into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__RequestHeader>,
         context: inout CDecodeContext
     ) throws(CodecError) {
-        fields.languageCode = try context.string(c.pointee.language_code)
-        fields.regionCode = try context.string(c.pointee.region_code)
-        fields.sdkVersion = try context.string(c.pointee.sdk_version)
-        fields.osVersion = try context.string(c.pointee.os_version)
-        fields.deviceModel = try context.string(c.pointee.device_model)
+        if let value = context.lastOccurrence(c.pointee.language_code, count: c.pointee.n_language_code) {
+            fields.languageCode = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.region_code, count: c.pointee.n_region_code) {
+            fields.regionCode = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.sdk_version, count: c.pointee.n_sdk_version) {
+            fields.sdkVersion = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.os_version, count: c.pointee.n_os_version) {
+            fields.osVersion = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.device_model, count: c.pointee.n_device_model) {
+            fields.deviceModel = try context.string(value)
+        }
         fields.sdkType = RequestHeader.SdkType(rawValue: Int32(truncatingIfNeeded: c.pointee.sdk_type.rawValue))
-        fields.mapsSDKVersion = try context.string(c.pointee.maps_sdk_version)
-        fields.navSDKVersion = try context.string(c.pointee.nav_sdk_version)
+        if let value = context.lastOccurrence(c.pointee.maps_sdk_version, count: c.pointee.n_maps_sdk_version) {
+            fields.mapsSDKVersion = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.nav_sdk_version, count: c.pointee.n_nav_sdk_version) {
+            fields.navSDKVersion = try context.string(value)
+        }
         fields.platform = RequestHeader.Platform(rawValue: Int32(truncatingIfNeeded: c.pointee.platform.rawValue))
-        fields.manufacturer = try context.string(c.pointee.manufacturer)
+        if let value = context.lastOccurrence(c.pointee.manufacturer, count: c.pointee.n_manufacturer) {
+            fields.manufacturer = try context.string(value)
+        }
         fields.androidAPILevel = c.pointee.android_api_level
-        fields.traceID = try context.string(c.pointee.trace_id)
+        if let value = context.lastOccurrence(c.pointee.trace_id, count: c.pointee.n_trace_id) {
+            fields.traceID = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             fields.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -108,52 +126,70 @@ extension RequestHeader: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__RequestHeader>, arena: EncodeArena) {
         maps__fleetengine__v1__request_header__init(c)
         if !languageCode.isEmpty {
-            c.pointee.has_language_code = 1
-            c.pointee.language_code = arena.binaryData(languageCode)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.languageCode)
+            c.pointee.n_language_code = 1
+            c.pointee.language_code = occurrence
         }
         if !regionCode.isEmpty {
-            c.pointee.has_region_code = 1
-            c.pointee.region_code = arena.binaryData(regionCode)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.regionCode)
+            c.pointee.n_region_code = 1
+            c.pointee.region_code = occurrence
         }
         if !sdkVersion.isEmpty {
-            c.pointee.has_sdk_version = 1
-            c.pointee.sdk_version = arena.binaryData(sdkVersion)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.sdkVersion)
+            c.pointee.n_sdk_version = 1
+            c.pointee.sdk_version = occurrence
         }
         if !osVersion.isEmpty {
-            c.pointee.has_os_version = 1
-            c.pointee.os_version = arena.binaryData(osVersion)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.osVersion)
+            c.pointee.n_os_version = 1
+            c.pointee.os_version = occurrence
         }
         if !deviceModel.isEmpty {
-            c.pointee.has_device_model = 1
-            c.pointee.device_model = arena.binaryData(deviceModel)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.deviceModel)
+            c.pointee.n_device_model = 1
+            c.pointee.device_model = occurrence
         }
         if sdkType.rawValue != 0 {
             c.pointee.has_sdk_type = 1
             c.pointee.sdk_type = .init(rawValue: .init(truncatingIfNeeded: sdkType.rawValue))
         }
         if !mapsSDKVersion.isEmpty {
-            c.pointee.has_maps_sdk_version = 1
-            c.pointee.maps_sdk_version = arena.binaryData(mapsSDKVersion)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.mapsSDKVersion)
+            c.pointee.n_maps_sdk_version = 1
+            c.pointee.maps_sdk_version = occurrence
         }
         if !navSDKVersion.isEmpty {
-            c.pointee.has_nav_sdk_version = 1
-            c.pointee.nav_sdk_version = arena.binaryData(navSDKVersion)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.navSDKVersion)
+            c.pointee.n_nav_sdk_version = 1
+            c.pointee.nav_sdk_version = occurrence
         }
         if platform.rawValue != 0 {
             c.pointee.has_platform = 1
             c.pointee.platform = .init(rawValue: .init(truncatingIfNeeded: platform.rawValue))
         }
         if !manufacturer.isEmpty {
-            c.pointee.has_manufacturer = 1
-            c.pointee.manufacturer = arena.binaryData(manufacturer)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.manufacturer)
+            c.pointee.n_manufacturer = 1
+            c.pointee.manufacturer = occurrence
         }
         if androidAPILevel != 0 {
             c.pointee.has_android_api_level = 1
             c.pointee.android_api_level = androidAPILevel
         }
         if !traceID.isEmpty {
-            c.pointee.has_trace_id = 1
-            c.pointee.trace_id = arena.binaryData(traceID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.traceID)
+            c.pointee.n_trace_id = 1
+            c.pointee.trace_id = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

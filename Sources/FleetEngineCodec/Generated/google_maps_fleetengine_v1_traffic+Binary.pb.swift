@@ -169,7 +169,11 @@ extension ConsumableTrafficPolyline: CBackedMessage {
         self.init()
         self.speedReadingInterval = try context.messages(
             c.pointee.speed_reading_interval, count: c.pointee.n_speed_reading_interval)
-        self.encodedPathToWaypoint = try context.string(c.pointee.encoded_path_to_waypoint)
+        if let value = context.lastOccurrence(
+            c.pointee.encoded_path_to_waypoint, count: c.pointee.n_encoded_path_to_waypoint)
+        {
+            self.encodedPathToWaypoint = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -182,8 +186,10 @@ extension ConsumableTrafficPolyline: CBackedMessage {
             c.pointee.speed_reading_interval = arena.messages(speedReadingInterval)
         }
         if !encodedPathToWaypoint.isEmpty {
-            c.pointee.has_encoded_path_to_waypoint = 1
-            c.pointee.encoded_path_to_waypoint = arena.binaryData(encodedPathToWaypoint)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.encodedPathToWaypoint)
+            c.pointee.n_encoded_path_to_waypoint = 1
+            c.pointee.encoded_path_to_waypoint = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

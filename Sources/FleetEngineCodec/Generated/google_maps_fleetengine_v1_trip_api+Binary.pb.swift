@@ -76,8 +76,12 @@ extension CreateTripRequest: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
-        self.parent = try context.string(c.pointee.parent)
-        self.tripID = try context.string(c.pointee.trip_id)
+        if let value = context.lastOccurrence(c.pointee.parent, count: c.pointee.n_parent) {
+            self.parent = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.trip_id, count: c.pointee.n_trip_id) {
+            self.tripID = try context.string(value)
+        }
         if let value = context.lastOccurrence(c.pointee.trip, count: c.pointee.n_trip) {
             self.trip = try Trip(cMessage: value, context: &context)
         }
@@ -93,12 +97,16 @@ extension CreateTripRequest: CBackedMessage {
             c.pointee.header = arena.single(arena.message(value))
         }
         if !parent.isEmpty {
-            c.pointee.has_parent = 1
-            c.pointee.parent = arena.binaryData(parent)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.parent)
+            c.pointee.n_parent = 1
+            c.pointee.parent = occurrence
         }
         if !tripID.isEmpty {
-            c.pointee.has_trip_id = 1
-            c.pointee.trip_id = arena.binaryData(tripID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.tripID)
+            c.pointee.n_trip_id = 1
+            c.pointee.trip_id = occurrence
         }
         if let value = trip {
             c.pointee.n_trip = 1
@@ -194,7 +202,9 @@ extension GetTripRequest: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
-        self.name = try context.string(c.pointee.name)
+        if let value = context.lastOccurrence(c.pointee.name, count: c.pointee.n_name) {
+            self.name = try context.string(value)
+        }
         self.view = TripView(rawValue: Int32(truncatingIfNeeded: c.pointee.view.rawValue))
         if let value = context.lastOccurrence(
             c.pointee.current_route_segment_version, count: c.pointee.n_current_route_segment_version)
@@ -230,8 +240,10 @@ extension GetTripRequest: CBackedMessage {
             c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
-            c.pointee.has_name = 1
-            c.pointee.name = arena.binaryData(name)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.name)
+            c.pointee.n_name = 1
+            c.pointee.name = occurrence
         }
         if view.rawValue != 0 {
             c.pointee.has_view = 1
@@ -333,7 +345,9 @@ extension DeleteTripRequest: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
-        self.name = try context.string(c.pointee.name)
+        if let value = context.lastOccurrence(c.pointee.name, count: c.pointee.n_name) {
+            self.name = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -346,8 +360,10 @@ extension DeleteTripRequest: CBackedMessage {
             c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
-            c.pointee.has_name = 1
-            c.pointee.name = arena.binaryData(name)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.name)
+            c.pointee.n_name = 1
+            c.pointee.name = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -424,8 +440,12 @@ extension ReportBillableTripRequest: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.name = try context.string(c.pointee.name)
-        self.countryCode = try context.string(c.pointee.country_code)
+        if let value = context.lastOccurrence(c.pointee.name, count: c.pointee.n_name) {
+            self.name = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.country_code, count: c.pointee.n_country_code) {
+            self.countryCode = try context.string(value)
+        }
         self.platform = BillingPlatformIdentifier(rawValue: Int32(truncatingIfNeeded: c.pointee.platform.rawValue))
         self.relatedIDs = try context.strings(c.pointee.related_ids, count: c.pointee.n_related_ids)
         self.solutionType = ReportBillableTripRequest.SolutionType(
@@ -438,12 +458,16 @@ extension ReportBillableTripRequest: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__ReportBillableTripRequest>, arena: EncodeArena) {
         maps__fleetengine__v1__report_billable_trip_request__init(c)
         if !name.isEmpty {
-            c.pointee.has_name = 1
-            c.pointee.name = arena.binaryData(name)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.name)
+            c.pointee.n_name = 1
+            c.pointee.name = occurrence
         }
         if !countryCode.isEmpty {
-            c.pointee.has_country_code = 1
-            c.pointee.country_code = arena.binaryData(countryCode)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.countryCode)
+            c.pointee.n_country_code = 1
+            c.pointee.country_code = occurrence
         }
         if platform.rawValue != 0 {
             c.pointee.has_platform = 1
@@ -536,7 +560,9 @@ extension UpdateTripRequest: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
-        self.name = try context.string(c.pointee.name)
+        if let value = context.lastOccurrence(c.pointee.name, count: c.pointee.n_name) {
+            self.name = try context.string(value)
+        }
         if let value = context.lastOccurrence(c.pointee.trip, count: c.pointee.n_trip) {
             self.trip = try Trip(cMessage: value, context: &context)
         }
@@ -555,8 +581,10 @@ extension UpdateTripRequest: CBackedMessage {
             c.pointee.header = arena.single(arena.message(value))
         }
         if !name.isEmpty {
-            c.pointee.has_name = 1
-            c.pointee.name = arena.binaryData(name)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.name)
+            c.pointee.n_name = 1
+            c.pointee.name = occurrence
         }
         if let value = trip {
             c.pointee.n_trip = 1
@@ -649,11 +677,17 @@ extension SearchTripsRequest: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.header, count: c.pointee.n_header) {
             self.header = try RequestHeader(cMessage: value, context: &context)
         }
-        self.parent = try context.string(c.pointee.parent)
-        self.vehicleID = try context.string(c.pointee.vehicle_id)
+        if let value = context.lastOccurrence(c.pointee.parent, count: c.pointee.n_parent) {
+            self.parent = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.vehicle_id, count: c.pointee.n_vehicle_id) {
+            self.vehicleID = try context.string(value)
+        }
         self.activeTripsOnly = c.pointee.active_trips_only != 0
         self.pageSize = c.pointee.page_size
-        self.pageToken = try context.string(c.pointee.page_token)
+        if let value = context.lastOccurrence(c.pointee.page_token, count: c.pointee.n_page_token) {
+            self.pageToken = try context.string(value)
+        }
         if let value = context.lastOccurrence(c.pointee.minimum_staleness, count: c.pointee.n_minimum_staleness) {
             self.minimumStaleness = try ProtobufDuration(cMessage: value, context: &context)
         }
@@ -669,12 +703,16 @@ extension SearchTripsRequest: CBackedMessage {
             c.pointee.header = arena.single(arena.message(value))
         }
         if !parent.isEmpty {
-            c.pointee.has_parent = 1
-            c.pointee.parent = arena.binaryData(parent)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.parent)
+            c.pointee.n_parent = 1
+            c.pointee.parent = occurrence
         }
         if !vehicleID.isEmpty {
-            c.pointee.has_vehicle_id = 1
-            c.pointee.vehicle_id = arena.binaryData(vehicleID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.vehicleID)
+            c.pointee.n_vehicle_id = 1
+            c.pointee.vehicle_id = occurrence
         }
         if activeTripsOnly {
             c.pointee.has_active_trips_only = 1
@@ -685,8 +723,10 @@ extension SearchTripsRequest: CBackedMessage {
             c.pointee.page_size = pageSize
         }
         if !pageToken.isEmpty {
-            c.pointee.has_page_token = 1
-            c.pointee.page_token = arena.binaryData(pageToken)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.pageToken)
+            c.pointee.n_page_token = 1
+            c.pointee.page_token = occurrence
         }
         if let value = minimumStaleness {
             c.pointee.n_minimum_staleness = 1
@@ -765,7 +805,9 @@ extension SearchTripsResponse: CBackedMessage {
     {
         self.init()
         self.trips = try context.messages(c.pointee.trips, count: c.pointee.n_trips)
-        self.nextPageToken = try context.string(c.pointee.next_page_token)
+        if let value = context.lastOccurrence(c.pointee.next_page_token, count: c.pointee.n_next_page_token) {
+            self.nextPageToken = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -778,8 +820,10 @@ extension SearchTripsResponse: CBackedMessage {
             c.pointee.trips = arena.messages(trips)
         }
         if !nextPageToken.isEmpty {
-            c.pointee.has_next_page_token = 1
-            c.pointee.next_page_token = arena.binaryData(nextPageToken)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.nextPageToken)
+            c.pointee.n_next_page_token = 1
+            c.pointee.next_page_token = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

@@ -143,8 +143,12 @@ extension Trip: CBackedMessage {
     private static func read(
         into fields: inout Fields, cMessage c: UnsafePointer<Maps__Fleetengine__V1__Trip>, context: inout CDecodeContext
     ) throws(CodecError) {
-        fields.name = try context.string(c.pointee.name)
-        fields.vehicleID = try context.string(c.pointee.vehicle_id)
+        if let value = context.lastOccurrence(c.pointee.name, count: c.pointee.n_name) {
+            fields.name = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.vehicle_id, count: c.pointee.n_vehicle_id) {
+            fields.vehicleID = try context.string(value)
+        }
         fields.tripStatus = TripStatus(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_status.rawValue))
         fields.tripType = TripType(rawValue: Int32(truncatingIfNeeded: c.pointee.trip_type.rawValue))
         if let value = context.lastOccurrence(c.pointee.pickup_point, count: c.pointee.n_pickup_point) {
@@ -188,7 +192,10 @@ extension Trip: CBackedMessage {
         fields.vehicleWaypoints = try context.messages(
             c.pointee.vehicle_waypoints, count: c.pointee.n_vehicle_waypoints)
         fields.route = try context.points(c.pointee.route, count: c.pointee.n_route)
-        fields.currentRouteSegment = try context.string(c.pointee.current_route_segment)
+        if let value = context.lastOccurrence(c.pointee.current_route_segment, count: c.pointee.n_current_route_segment)
+        {
+            fields.currentRouteSegment = try context.string(value)
+        }
         if let value = context.lastOccurrence(
             c.pointee.current_route_segment_version, count: c.pointee.n_current_route_segment_version)
         {
@@ -251,12 +258,16 @@ extension Trip: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Maps__Fleetengine__V1__Trip>, arena: EncodeArena) {
         maps__fleetengine__v1__trip__init(c)
         if !name.isEmpty {
-            c.pointee.has_name = 1
-            c.pointee.name = arena.binaryData(name)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.name)
+            c.pointee.n_name = 1
+            c.pointee.name = occurrence
         }
         if !vehicleID.isEmpty {
-            c.pointee.has_vehicle_id = 1
-            c.pointee.vehicle_id = arena.binaryData(vehicleID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.vehicleID)
+            c.pointee.n_vehicle_id = 1
+            c.pointee.vehicle_id = occurrence
         }
         if tripStatus.rawValue != 0 {
             c.pointee.has_trip_status = 1
@@ -329,8 +340,10 @@ extension Trip: CBackedMessage {
             c.pointee.route = arena.values(route) { arena.point($0) }
         }
         if !currentRouteSegment.isEmpty {
-            c.pointee.has_current_route_segment = 1
-            c.pointee.current_route_segment = arena.binaryData(currentRouteSegment)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.currentRouteSegment)
+            c.pointee.n_current_route_segment = 1
+            c.pointee.current_route_segment = occurrence
         }
         if let value = currentRouteSegmentVersion {
             c.pointee.n_current_route_segment_version = 1

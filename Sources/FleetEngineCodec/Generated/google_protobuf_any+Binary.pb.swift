@@ -66,7 +66,9 @@ extension AnyMessage: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Protobuf__Any>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.typeURL = try context.string(c.pointee.type_url)
+        if let value = context.lastOccurrence(c.pointee.type_url, count: c.pointee.n_type_url) {
+            self.typeURL = try context.string(value)
+        }
         self.value = context.bytes(c.pointee.value)
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
@@ -76,8 +78,10 @@ extension AnyMessage: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__Any>, arena: EncodeArena) {
         google__protobuf__any__init(c)
         if !typeURL.isEmpty {
-            c.pointee.has_type_url = 1
-            c.pointee.type_url = arena.binaryData(typeURL)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.typeURL)
+            c.pointee.n_type_url = 1
+            c.pointee.type_url = occurrence
         }
         if !value.isEmpty {
             c.pointee.has_value = 1

@@ -609,7 +609,9 @@ extension StringValue: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Protobuf__StringValue>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.value = try context.string(c.pointee.value)
+        if let value = context.lastOccurrence(c.pointee.value, count: c.pointee.n_value) {
+            self.value = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -618,8 +620,10 @@ extension StringValue: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Protobuf__StringValue>, arena: EncodeArena) {
         google__protobuf__string_value__init(c)
         if !value.isEmpty {
-            c.pointee.has_value = 1
-            c.pointee.value = arena.binaryData(value)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.value)
+            c.pointee.n_value = 1
+            c.pointee.value = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

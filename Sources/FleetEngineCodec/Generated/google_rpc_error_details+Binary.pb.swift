@@ -76,8 +76,12 @@ extension ErrorInfo: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__ErrorInfo>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.reason = try context.string(c.pointee.reason)
-        self.domain = try context.string(c.pointee.domain)
+        if let value = context.lastOccurrence(c.pointee.reason, count: c.pointee.n_reason) {
+            self.reason = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.domain, count: c.pointee.n_domain) {
+            self.domain = try context.string(value)
+        }
         if c.pointee.n_metadata > 0, let entries = c.pointee.metadata {
             for index in 0..<c.pointee.n_metadata {
                 guard let entry = entries[index] else { continue }
@@ -93,12 +97,16 @@ extension ErrorInfo: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__ErrorInfo>, arena: EncodeArena) {
         google__rpc__error_info__init(c)
         if !reason.isEmpty {
-            c.pointee.has_reason = 1
-            c.pointee.reason = arena.binaryData(reason)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.reason)
+            c.pointee.n_reason = 1
+            c.pointee.reason = occurrence
         }
         if !domain.isEmpty {
-            c.pointee.has_domain = 1
-            c.pointee.domain = arena.binaryData(domain)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.domain)
+            c.pointee.n_domain = 1
+            c.pointee.domain = occurrence
         }
         if !metadata.isEmpty {
             let entries = arena.allocatePointers(to: Google__Rpc__ErrorInfo__MetadataEntry.self, count: metadata.count)
@@ -265,7 +273,9 @@ extension DebugInfo: CBackedMessage {
     init(cMessage c: UnsafePointer<Google__Rpc__DebugInfo>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
         self.stackEntries = try context.strings(c.pointee.stack_entries, count: c.pointee.n_stack_entries)
-        self.detail = try context.string(c.pointee.detail)
+        if let value = context.lastOccurrence(c.pointee.detail, count: c.pointee.n_detail) {
+            self.detail = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -278,8 +288,10 @@ extension DebugInfo: CBackedMessage {
             c.pointee.stack_entries = arena.binaryDataArray(stackEntries)
         }
         if !detail.isEmpty {
-            c.pointee.has_detail = 1
-            c.pointee.detail = arena.binaryData(detail)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.detail)
+            c.pointee.n_detail = 1
+            c.pointee.detail = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -448,11 +460,21 @@ extension QuotaFailure.Violation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.subject = try context.string(c.pointee.subject)
-        self.description = try context.string(c.pointee.description)
-        self.apiService = try context.string(c.pointee.api_service)
-        self.quotaMetric = try context.string(c.pointee.quota_metric)
-        self.quotaID = try context.string(c.pointee.quota_id)
+        if let value = context.lastOccurrence(c.pointee.subject, count: c.pointee.n_subject) {
+            self.subject = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.description, count: c.pointee.n_description) {
+            self.description = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.api_service, count: c.pointee.n_api_service) {
+            self.apiService = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.quota_metric, count: c.pointee.n_quota_metric) {
+            self.quotaMetric = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.quota_id, count: c.pointee.n_quota_id) {
+            self.quotaID = try context.string(value)
+        }
         if c.pointee.n_quota_dimensions > 0, let entries = c.pointee.quota_dimensions {
             for index in 0..<c.pointee.n_quota_dimensions {
                 guard let entry = entries[index] else { continue }
@@ -472,24 +494,34 @@ extension QuotaFailure.Violation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__QuotaFailure__Violation>, arena: EncodeArena) {
         google__rpc__quota_failure__violation__init(c)
         if !subject.isEmpty {
-            c.pointee.has_subject = 1
-            c.pointee.subject = arena.binaryData(subject)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.subject)
+            c.pointee.n_subject = 1
+            c.pointee.subject = occurrence
         }
         if !description.isEmpty {
-            c.pointee.has_description = 1
-            c.pointee.description = arena.binaryData(description)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.description)
+            c.pointee.n_description = 1
+            c.pointee.description = occurrence
         }
         if !apiService.isEmpty {
-            c.pointee.has_api_service = 1
-            c.pointee.api_service = arena.binaryData(apiService)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.apiService)
+            c.pointee.n_api_service = 1
+            c.pointee.api_service = occurrence
         }
         if !quotaMetric.isEmpty {
-            c.pointee.has_quota_metric = 1
-            c.pointee.quota_metric = arena.binaryData(quotaMetric)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.quotaMetric)
+            c.pointee.n_quota_metric = 1
+            c.pointee.quota_metric = occurrence
         }
         if !quotaID.isEmpty {
-            c.pointee.has_quota_id = 1
-            c.pointee.quota_id = arena.binaryData(quotaID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.quotaID)
+            c.pointee.n_quota_id = 1
+            c.pointee.quota_id = occurrence
         }
         if !quotaDimensions.isEmpty {
             let entries = arena.allocatePointers(
@@ -671,9 +703,15 @@ extension PreconditionFailure.Violation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.type = try context.string(c.pointee.type)
-        self.subject = try context.string(c.pointee.subject)
-        self.description = try context.string(c.pointee.description)
+        if let value = context.lastOccurrence(c.pointee.type, count: c.pointee.n_type) {
+            self.type = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.subject, count: c.pointee.n_subject) {
+            self.subject = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.description, count: c.pointee.n_description) {
+            self.description = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -682,16 +720,22 @@ extension PreconditionFailure.Violation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__PreconditionFailure__Violation>, arena: EncodeArena) {
         google__rpc__precondition_failure__violation__init(c)
         if !type.isEmpty {
-            c.pointee.has_type = 1
-            c.pointee.type = arena.binaryData(type)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.type)
+            c.pointee.n_type = 1
+            c.pointee.type = occurrence
         }
         if !subject.isEmpty {
-            c.pointee.has_subject = 1
-            c.pointee.subject = arena.binaryData(subject)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.subject)
+            c.pointee.n_subject = 1
+            c.pointee.subject = occurrence
         }
         if !description.isEmpty {
-            c.pointee.has_description = 1
-            c.pointee.description = arena.binaryData(description)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.description)
+            c.pointee.n_description = 1
+            c.pointee.description = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -850,9 +894,15 @@ extension BadRequest.FieldViolation: CBackedMessage {
         throws(CodecError)
     {
         self.init()
-        self.field = try context.string(c.pointee.field)
-        self.description = try context.string(c.pointee.description)
-        self.reason = try context.string(c.pointee.reason)
+        if let value = context.lastOccurrence(c.pointee.field, count: c.pointee.n_field) {
+            self.field = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.description, count: c.pointee.n_description) {
+            self.description = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.reason, count: c.pointee.n_reason) {
+            self.reason = try context.string(value)
+        }
         if let value = context.lastOccurrence(c.pointee.localized_message, count: c.pointee.n_localized_message) {
             self.localizedMessage = try LocalizedMessage(cMessage: value, context: &context)
         }
@@ -864,16 +914,22 @@ extension BadRequest.FieldViolation: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__BadRequest__FieldViolation>, arena: EncodeArena) {
         google__rpc__bad_request__field_violation__init(c)
         if !field.isEmpty {
-            c.pointee.has_field = 1
-            c.pointee.field = arena.binaryData(field)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.field)
+            c.pointee.n_field = 1
+            c.pointee.field = occurrence
         }
         if !description.isEmpty {
-            c.pointee.has_description = 1
-            c.pointee.description = arena.binaryData(description)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.description)
+            c.pointee.n_description = 1
+            c.pointee.description = occurrence
         }
         if !reason.isEmpty {
-            c.pointee.has_reason = 1
-            c.pointee.reason = arena.binaryData(reason)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.reason)
+            c.pointee.n_reason = 1
+            c.pointee.reason = occurrence
         }
         if let value = localizedMessage {
             c.pointee.n_localized_message = 1
@@ -947,8 +1003,12 @@ extension RequestInfo: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__RequestInfo>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.requestID = try context.string(c.pointee.request_id)
-        self.servingData = try context.string(c.pointee.serving_data)
+        if let value = context.lastOccurrence(c.pointee.request_id, count: c.pointee.n_request_id) {
+            self.requestID = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.serving_data, count: c.pointee.n_serving_data) {
+            self.servingData = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -957,12 +1017,16 @@ extension RequestInfo: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__RequestInfo>, arena: EncodeArena) {
         google__rpc__request_info__init(c)
         if !requestID.isEmpty {
-            c.pointee.has_request_id = 1
-            c.pointee.request_id = arena.binaryData(requestID)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.requestID)
+            c.pointee.n_request_id = 1
+            c.pointee.request_id = occurrence
         }
         if !servingData.isEmpty {
-            c.pointee.has_serving_data = 1
-            c.pointee.serving_data = arena.binaryData(servingData)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.servingData)
+            c.pointee.n_serving_data = 1
+            c.pointee.serving_data = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -1034,10 +1098,18 @@ extension ResourceInfo: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__ResourceInfo>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.resourceType = try context.string(c.pointee.resource_type)
-        self.resourceName = try context.string(c.pointee.resource_name)
-        self.owner = try context.string(c.pointee.owner)
-        self.description = try context.string(c.pointee.description)
+        if let value = context.lastOccurrence(c.pointee.resource_type, count: c.pointee.n_resource_type) {
+            self.resourceType = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.resource_name, count: c.pointee.n_resource_name) {
+            self.resourceName = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.owner, count: c.pointee.n_owner) {
+            self.owner = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.description, count: c.pointee.n_description) {
+            self.description = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -1046,20 +1118,28 @@ extension ResourceInfo: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__ResourceInfo>, arena: EncodeArena) {
         google__rpc__resource_info__init(c)
         if !resourceType.isEmpty {
-            c.pointee.has_resource_type = 1
-            c.pointee.resource_type = arena.binaryData(resourceType)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.resourceType)
+            c.pointee.n_resource_type = 1
+            c.pointee.resource_type = occurrence
         }
         if !resourceName.isEmpty {
-            c.pointee.has_resource_name = 1
-            c.pointee.resource_name = arena.binaryData(resourceName)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.resourceName)
+            c.pointee.n_resource_name = 1
+            c.pointee.resource_name = occurrence
         }
         if !owner.isEmpty {
-            c.pointee.has_owner = 1
-            c.pointee.owner = arena.binaryData(owner)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.owner)
+            c.pointee.n_owner = 1
+            c.pointee.owner = occurrence
         }
         if !description.isEmpty {
-            c.pointee.has_description = 1
-            c.pointee.description = arena.binaryData(description)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.description)
+            c.pointee.n_description = 1
+            c.pointee.description = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -1207,8 +1287,12 @@ extension Help.Link: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__Help__Link>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.description = try context.string(c.pointee.description)
-        self.url = try context.string(c.pointee.url)
+        if let value = context.lastOccurrence(c.pointee.description, count: c.pointee.n_description) {
+            self.description = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.url, count: c.pointee.n_url) {
+            self.url = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -1217,12 +1301,16 @@ extension Help.Link: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__Help__Link>, arena: EncodeArena) {
         google__rpc__help__link__init(c)
         if !description.isEmpty {
-            c.pointee.has_description = 1
-            c.pointee.description = arena.binaryData(description)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.description)
+            c.pointee.n_description = 1
+            c.pointee.description = occurrence
         }
         if !url.isEmpty {
-            c.pointee.has_url = 1
-            c.pointee.url = arena.binaryData(url)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.url)
+            c.pointee.n_url = 1
+            c.pointee.url = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)
@@ -1293,8 +1381,12 @@ extension LocalizedMessage: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Rpc__LocalizedMessage>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.locale = try context.string(c.pointee.locale)
-        self.message = try context.string(c.pointee.message)
+        if let value = context.lastOccurrence(c.pointee.locale, count: c.pointee.n_locale) {
+            self.locale = try context.string(value)
+        }
+        if let value = context.lastOccurrence(c.pointee.message, count: c.pointee.n_message) {
+            self.message = try context.string(value)
+        }
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }
@@ -1303,12 +1395,16 @@ extension LocalizedMessage: CBackedMessage {
     func fillC(_ c: UnsafeMutablePointer<Google__Rpc__LocalizedMessage>, arena: EncodeArena) {
         google__rpc__localized_message__init(c)
         if !locale.isEmpty {
-            c.pointee.has_locale = 1
-            c.pointee.locale = arena.binaryData(locale)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.locale)
+            c.pointee.n_locale = 1
+            c.pointee.locale = occurrence
         }
         if !message.isEmpty {
-            c.pointee.has_message = 1
-            c.pointee.message = arena.binaryData(message)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.message)
+            c.pointee.n_message = 1
+            c.pointee.message = occurrence
         }
         if !unknownFields.isEmpty {
             arena.attach(unknownFields, to: &c.pointee.base)

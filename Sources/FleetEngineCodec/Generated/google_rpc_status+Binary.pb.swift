@@ -68,7 +68,9 @@ extension RPCStatus: CBackedMessage {
     init(cMessage c: UnsafePointer<Google__Rpc__Status>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
         self.code = c.pointee.code
-        self.message = try context.string(c.pointee.message)
+        if let value = context.lastOccurrence(c.pointee.message, count: c.pointee.n_message) {
+            self.message = try context.string(value)
+        }
         self.details = try context.messages(c.pointee.details, count: c.pointee.n_details)
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
@@ -82,8 +84,10 @@ extension RPCStatus: CBackedMessage {
             c.pointee.code = code
         }
         if !message.isEmpty {
-            c.pointee.has_message = 1
-            c.pointee.message = arena.binaryData(message)
+            let occurrence = arena.allocate(ProtobufCBinaryData.self)
+            occurrence.pointee = arena.binaryData(self.message)
+            c.pointee.n_message = 1
+            c.pointee.message = occurrence
         }
         if !details.isEmpty {
             c.pointee.n_details = details.count

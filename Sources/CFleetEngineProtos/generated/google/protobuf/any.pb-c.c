@@ -57,9 +57,9 @@ static const ProtobufCFieldDescriptor google__protobuf__any__field_descriptors[2
   {
     "type_url",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_BYTES,
-    offsetof(Google__Protobuf__Any, has_type_url),
+    offsetof(Google__Protobuf__Any, n_type_url),
     offsetof(Google__Protobuf__Any, type_url),
     NULL,
     NULL,

@@ -683,9 +683,9 @@ static const ProtobufCFieldDescriptor google__protobuf__string_value__field_desc
   {
     "value",
     1,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_BYTES,
-    offsetof(Google__Protobuf__StringValue, has_value),
+    offsetof(Google__Protobuf__StringValue, n_value),
     offsetof(Google__Protobuf__StringValue, value),
     NULL,
     NULL,

@@ -69,9 +69,9 @@ static const ProtobufCFieldDescriptor google__rpc__status__field_descriptors[3] 
   {
     "message",
     2,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_BYTES,
-    offsetof(Google__Rpc__Status, has_message),
+    offsetof(Google__Rpc__Status, n_message),
     offsetof(Google__Rpc__Status, message),
     NULL,
     NULL,

@@ -26,14 +26,14 @@ typedef struct Google__Protobuf__Any Google__Protobuf__Any;
 struct  Google__Protobuf__Any
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_type_url;
-  ProtobufCBinaryData type_url;
+  size_t n_type_url;
+  ProtobufCBinaryData *type_url;
   protobuf_c_boolean has_value;
   ProtobufCBinaryData value;
 };
 #define GOOGLE__PROTOBUF__ANY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__protobuf__any__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0, {0,NULL} }
 
 
 /* Google__Protobuf__Any methods */

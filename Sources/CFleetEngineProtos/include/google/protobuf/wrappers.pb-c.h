@@ -111,12 +111,12 @@ struct  Google__Protobuf__BoolValue
 struct  Google__Protobuf__StringValue
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_value;
-  ProtobufCBinaryData value;
+  size_t n_value;
+  ProtobufCBinaryData *value;
 };
 #define GOOGLE__PROTOBUF__STRING_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__protobuf__string_value__descriptor) \
-    , 0, {0,NULL} }
+    , 0,NULL }
 
 
 struct  Google__Protobuf__BytesValue

@@ -55,16 +55,16 @@ struct  Google__Rpc__ErrorInfo__MetadataEntry
 struct  Google__Rpc__ErrorInfo
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_reason;
-  ProtobufCBinaryData reason;
-  protobuf_c_boolean has_domain;
-  ProtobufCBinaryData domain;
+  size_t n_reason;
+  ProtobufCBinaryData *reason;
+  size_t n_domain;
+  ProtobufCBinaryData *domain;
   size_t n_metadata;
   Google__Rpc__ErrorInfo__MetadataEntry **metadata;
 };
 #define GOOGLE__RPC__ERROR_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__error_info__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__RetryInfo
@@ -83,12 +83,12 @@ struct  Google__Rpc__DebugInfo
   ProtobufCMessage base;
   size_t n_stack_entries;
   ProtobufCBinaryData *stack_entries;
-  protobuf_c_boolean has_detail;
-  ProtobufCBinaryData detail;
+  size_t n_detail;
+  ProtobufCBinaryData *detail;
 };
 #define GOOGLE__RPC__DEBUG_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__debug_info__descriptor) \
-    , 0,NULL, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry
@@ -113,16 +113,16 @@ typedef enum {
 struct  Google__Rpc__QuotaFailure__Violation
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_subject;
-  ProtobufCBinaryData subject;
-  protobuf_c_boolean has_description;
-  ProtobufCBinaryData description;
-  protobuf_c_boolean has_api_service;
-  ProtobufCBinaryData api_service;
-  protobuf_c_boolean has_quota_metric;
-  ProtobufCBinaryData quota_metric;
-  protobuf_c_boolean has_quota_id;
-  ProtobufCBinaryData quota_id;
+  size_t n_subject;
+  ProtobufCBinaryData *subject;
+  size_t n_description;
+  ProtobufCBinaryData *description;
+  size_t n_api_service;
+  ProtobufCBinaryData *api_service;
+  size_t n_quota_metric;
+  ProtobufCBinaryData *quota_metric;
+  size_t n_quota_id;
+  ProtobufCBinaryData *quota_id;
   size_t n_quota_dimensions;
   Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry **quota_dimensions;
   protobuf_c_boolean has_quota_value;
@@ -134,7 +134,7 @@ struct  Google__Rpc__QuotaFailure__Violation
 };
 #define GOOGLE__RPC__QUOTA_FAILURE__VIOLATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__quota_failure__violation__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0,NULL, 0, 0, GOOGLE__RPC__QUOTA_FAILURE__VIOLATION___FUTURE_QUOTA_VALUE__NOT_SET, {0} }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, GOOGLE__RPC__QUOTA_FAILURE__VIOLATION___FUTURE_QUOTA_VALUE__NOT_SET, {0} }
 
 
 struct  Google__Rpc__QuotaFailure
@@ -151,16 +151,16 @@ struct  Google__Rpc__QuotaFailure
 struct  Google__Rpc__PreconditionFailure__Violation
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_type;
-  ProtobufCBinaryData type;
-  protobuf_c_boolean has_subject;
-  ProtobufCBinaryData subject;
-  protobuf_c_boolean has_description;
-  ProtobufCBinaryData description;
+  size_t n_type;
+  ProtobufCBinaryData *type;
+  size_t n_subject;
+  ProtobufCBinaryData *subject;
+  size_t n_description;
+  ProtobufCBinaryData *description;
 };
 #define GOOGLE__RPC__PRECONDITION_FAILURE__VIOLATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__precondition_failure__violation__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__PreconditionFailure
@@ -177,18 +177,18 @@ struct  Google__Rpc__PreconditionFailure
 struct  Google__Rpc__BadRequest__FieldViolation
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_field;
-  ProtobufCBinaryData field;
-  protobuf_c_boolean has_description;
-  ProtobufCBinaryData description;
-  protobuf_c_boolean has_reason;
-  ProtobufCBinaryData reason;
+  size_t n_field;
+  ProtobufCBinaryData *field;
+  size_t n_description;
+  ProtobufCBinaryData *description;
+  size_t n_reason;
+  ProtobufCBinaryData *reason;
   size_t n_localized_message;
   Google__Rpc__LocalizedMessage **localized_message;
 };
 #define GOOGLE__RPC__BAD_REQUEST__FIELD_VIOLATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__bad_request__field_violation__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__BadRequest
@@ -205,44 +205,44 @@ struct  Google__Rpc__BadRequest
 struct  Google__Rpc__RequestInfo
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_request_id;
-  ProtobufCBinaryData request_id;
-  protobuf_c_boolean has_serving_data;
-  ProtobufCBinaryData serving_data;
+  size_t n_request_id;
+  ProtobufCBinaryData *request_id;
+  size_t n_serving_data;
+  ProtobufCBinaryData *serving_data;
 };
 #define GOOGLE__RPC__REQUEST_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__request_info__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__ResourceInfo
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_resource_type;
-  ProtobufCBinaryData resource_type;
-  protobuf_c_boolean has_resource_name;
-  ProtobufCBinaryData resource_name;
-  protobuf_c_boolean has_owner;
-  ProtobufCBinaryData owner;
-  protobuf_c_boolean has_description;
-  ProtobufCBinaryData description;
+  size_t n_resource_type;
+  ProtobufCBinaryData *resource_type;
+  size_t n_resource_name;
+  ProtobufCBinaryData *resource_name;
+  size_t n_owner;
+  ProtobufCBinaryData *owner;
+  size_t n_description;
+  ProtobufCBinaryData *description;
 };
 #define GOOGLE__RPC__RESOURCE_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__resource_info__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__Help__Link
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_description;
-  ProtobufCBinaryData description;
-  protobuf_c_boolean has_url;
-  ProtobufCBinaryData url;
+  size_t n_description;
+  ProtobufCBinaryData *description;
+  size_t n_url;
+  ProtobufCBinaryData *url;
 };
 #define GOOGLE__RPC__HELP__LINK__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__help__link__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 struct  Google__Rpc__Help
@@ -259,14 +259,14 @@ struct  Google__Rpc__Help
 struct  Google__Rpc__LocalizedMessage
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_locale;
-  ProtobufCBinaryData locale;
-  protobuf_c_boolean has_message;
-  ProtobufCBinaryData message;
+  size_t n_locale;
+  ProtobufCBinaryData *locale;
+  size_t n_message;
+  ProtobufCBinaryData *message;
 };
 #define GOOGLE__RPC__LOCALIZED_MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__localized_message__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 /* Google__Rpc__ErrorInfo__MetadataEntry methods */

@@ -29,14 +29,14 @@ struct  Google__Rpc__Status
   ProtobufCMessage base;
   protobuf_c_boolean has_code;
   int32_t code;
-  protobuf_c_boolean has_message;
-  ProtobufCBinaryData message;
+  size_t n_message;
+  ProtobufCBinaryData *message;
   size_t n_details;
   Google__Protobuf__Any **details;
 };
 #define GOOGLE__RPC__STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__status__descriptor) \
-    , 0, 0, 0, {0,NULL}, 0,NULL }
+    , 0, 0, 0,NULL, 0,NULL }
 
 
 /* Google__Rpc__Status methods */

@@ -210,9 +210,9 @@ static const ProtobufCFieldDescriptor maps__fleetengine__v1__consumable_traffic_
   {
     "encoded_path_to_waypoint",
     2,
-    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_LABEL_REPEATED,
     PROTOBUF_C_TYPE_BYTES,
-    offsetof(Maps__Fleetengine__V1__ConsumableTrafficPolyline, has_encoded_path_to_waypoint),
+    offsetof(Maps__Fleetengine__V1__ConsumableTrafficPolyline, n_encoded_path_to_waypoint),
     offsetof(Maps__Fleetengine__V1__ConsumableTrafficPolyline, encoded_path_to_waypoint),
     NULL,
     NULL,

@@ -82,8 +82,8 @@ typedef enum {
 struct  Maps__Fleetengine__V1__TerminalPointId
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_value;
-  ProtobufCBinaryData value;
+  size_t n_value;
+  ProtobufCBinaryData *value;
   Maps__Fleetengine__V1__TerminalPointId__IdCase id_case;
   union {
     ProtobufCBinaryData place_id;
@@ -92,7 +92,7 @@ struct  Maps__Fleetengine__V1__TerminalPointId
 };
 #define MAPS__FLEETENGINE__V1__TERMINAL_POINT_ID__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__terminal_point_id__descriptor) \
-    , 0, {0,NULL}, MAPS__FLEETENGINE__V1__TERMINAL_POINT_ID__ID__NOT_SET, {0} }
+    , 0,NULL, MAPS__FLEETENGINE__V1__TERMINAL_POINT_ID__ID__NOT_SET, {0} }
 
 
 struct  Maps__Fleetengine__V1__TerminalLocation
@@ -102,16 +102,16 @@ struct  Maps__Fleetengine__V1__TerminalLocation
   ProtobufCBinaryData *point;
   size_t n_terminal_point_id;
   Maps__Fleetengine__V1__TerminalPointId **terminal_point_id;
-  protobuf_c_boolean has_access_point_id;
-  ProtobufCBinaryData access_point_id;
-  protobuf_c_boolean has_trip_id;
-  ProtobufCBinaryData trip_id;
+  size_t n_access_point_id;
+  ProtobufCBinaryData *access_point_id;
+  size_t n_trip_id;
+  ProtobufCBinaryData *trip_id;
   protobuf_c_boolean has_terminal_location_type;
   Maps__Fleetengine__V1__WaypointType terminal_location_type;
 };
 #define MAPS__FLEETENGINE__V1__TERMINAL_LOCATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__terminal_location__descriptor) \
-    , 0,NULL, 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE }
 
 
 struct  Maps__Fleetengine__V1__TripWaypoint
@@ -119,14 +119,14 @@ struct  Maps__Fleetengine__V1__TripWaypoint
   ProtobufCMessage base;
   size_t n_location;
   Maps__Fleetengine__V1__TerminalLocation **location;
-  protobuf_c_boolean has_trip_id;
-  ProtobufCBinaryData trip_id;
+  size_t n_trip_id;
+  ProtobufCBinaryData *trip_id;
   protobuf_c_boolean has_waypoint_type;
   Maps__Fleetengine__V1__WaypointType waypoint_type;
   size_t n_path_to_waypoint;
   ProtobufCBinaryData *path_to_waypoint;
-  protobuf_c_boolean has_encoded_path_to_waypoint;
-  ProtobufCBinaryData encoded_path_to_waypoint;
+  size_t n_encoded_path_to_waypoint;
+  ProtobufCBinaryData *encoded_path_to_waypoint;
   size_t n_traffic_to_waypoint;
   Maps__Fleetengine__V1__ConsumableTrafficPolyline **traffic_to_waypoint;
   size_t n_distance_meters;
@@ -138,7 +138,7 @@ struct  Maps__Fleetengine__V1__TripWaypoint
 };
 #define MAPS__FLEETENGINE__V1__TRIP_WAYPOINT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__trip_waypoint__descriptor) \
-    , 0,NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE, 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__WAYPOINT_TYPE__UNKNOWN_WAYPOINT_TYPE, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 typedef enum {
@@ -152,10 +152,10 @@ typedef enum {
 struct  Maps__Fleetengine__V1__VehicleAttribute
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_key;
-  ProtobufCBinaryData key;
-  protobuf_c_boolean has_value;
-  ProtobufCBinaryData value;
+  size_t n_key;
+  ProtobufCBinaryData *key;
+  size_t n_value;
+  ProtobufCBinaryData *value;
   Maps__Fleetengine__V1__VehicleAttribute__VehicleAttributeValueCase vehicle_attribute_value_case;
   union {
     ProtobufCBinaryData string_value;
@@ -165,7 +165,7 @@ struct  Maps__Fleetengine__V1__VehicleAttribute
 };
 #define MAPS__FLEETENGINE__V1__VEHICLE_ATTRIBUTE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__vehicle_attribute__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, MAPS__FLEETENGINE__V1__VEHICLE_ATTRIBUTE__VEHICLE_ATTRIBUTE_VALUE__NOT_SET, {0} }
+    , 0,NULL, 0,NULL, MAPS__FLEETENGINE__V1__VEHICLE_ATTRIBUTE__VEHICLE_ATTRIBUTE_VALUE__NOT_SET, {0} }
 
 
 struct  Maps__Fleetengine__V1__VehicleLocation
@@ -252,8 +252,8 @@ typedef enum {
 struct  Maps__Fleetengine__V1__TripAttribute
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_key;
-  ProtobufCBinaryData key;
+  size_t n_key;
+  ProtobufCBinaryData *key;
   Maps__Fleetengine__V1__TripAttribute__TripAttributeValueCase trip_attribute_value_case;
   union {
     ProtobufCBinaryData string_value;
@@ -263,7 +263,7 @@ struct  Maps__Fleetengine__V1__TripAttribute
 };
 #define MAPS__FLEETENGINE__V1__TRIP_ATTRIBUTE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__trip_attribute__descriptor) \
-    , 0, {0,NULL}, MAPS__FLEETENGINE__V1__TRIP_ATTRIBUTE__TRIP_ATTRIBUTE_VALUE__NOT_SET, {0} }
+    , 0,NULL, MAPS__FLEETENGINE__V1__TRIP_ATTRIBUTE__TRIP_ATTRIBUTE_VALUE__NOT_SET, {0} }
 
 
 /* Maps__Fleetengine__V1__TerminalPointId methods */

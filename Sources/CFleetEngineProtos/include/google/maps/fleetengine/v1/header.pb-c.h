@@ -40,34 +40,34 @@ typedef enum _Maps__Fleetengine__V1__RequestHeader__Platform {
 struct  Maps__Fleetengine__V1__RequestHeader
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_language_code;
-  ProtobufCBinaryData language_code;
-  protobuf_c_boolean has_region_code;
-  ProtobufCBinaryData region_code;
-  protobuf_c_boolean has_sdk_version;
-  ProtobufCBinaryData sdk_version;
-  protobuf_c_boolean has_os_version;
-  ProtobufCBinaryData os_version;
-  protobuf_c_boolean has_device_model;
-  ProtobufCBinaryData device_model;
+  size_t n_language_code;
+  ProtobufCBinaryData *language_code;
+  size_t n_region_code;
+  ProtobufCBinaryData *region_code;
+  size_t n_sdk_version;
+  ProtobufCBinaryData *sdk_version;
+  size_t n_os_version;
+  ProtobufCBinaryData *os_version;
+  size_t n_device_model;
+  ProtobufCBinaryData *device_model;
   protobuf_c_boolean has_sdk_type;
   Maps__Fleetengine__V1__RequestHeader__SdkType sdk_type;
-  protobuf_c_boolean has_maps_sdk_version;
-  ProtobufCBinaryData maps_sdk_version;
-  protobuf_c_boolean has_nav_sdk_version;
-  ProtobufCBinaryData nav_sdk_version;
+  size_t n_maps_sdk_version;
+  ProtobufCBinaryData *maps_sdk_version;
+  size_t n_nav_sdk_version;
+  ProtobufCBinaryData *nav_sdk_version;
   protobuf_c_boolean has_platform;
   Maps__Fleetengine__V1__RequestHeader__Platform platform;
-  protobuf_c_boolean has_manufacturer;
-  ProtobufCBinaryData manufacturer;
+  size_t n_manufacturer;
+  ProtobufCBinaryData *manufacturer;
   protobuf_c_boolean has_android_api_level;
   int32_t android_api_level;
-  protobuf_c_boolean has_trace_id;
-  ProtobufCBinaryData trace_id;
+  size_t n_trace_id;
+  ProtobufCBinaryData *trace_id;
 };
 #define MAPS__FLEETENGINE__V1__REQUEST_HEADER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__request_header__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__REQUEST_HEADER__SDK_TYPE__SDK_TYPE_UNSPECIFIED, 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__REQUEST_HEADER__PLATFORM__PLATFORM_UNSPECIFIED, 0, {0,NULL}, 0, 0, 0, {0,NULL} }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__REQUEST_HEADER__SDK_TYPE__SDK_TYPE_UNSPECIFIED, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__REQUEST_HEADER__PLATFORM__PLATFORM_UNSPECIFIED, 0,NULL, 0, 0, 0,NULL }
 
 
 /* Maps__Fleetengine__V1__RequestHeader methods */

@@ -51,12 +51,12 @@ struct  Maps__Fleetengine__V1__ConsumableTrafficPolyline
   ProtobufCMessage base;
   size_t n_speed_reading_interval;
   Maps__Fleetengine__V1__SpeedReadingInterval **speed_reading_interval;
-  protobuf_c_boolean has_encoded_path_to_waypoint;
-  ProtobufCBinaryData encoded_path_to_waypoint;
+  size_t n_encoded_path_to_waypoint;
+  ProtobufCBinaryData *encoded_path_to_waypoint;
 };
 #define MAPS__FLEETENGINE__V1__CONSUMABLE_TRAFFIC_POLYLINE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__consumable_traffic_polyline__descriptor) \
-    , 0,NULL, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 /* Maps__Fleetengine__V1__SpeedReadingInterval methods */

@@ -46,16 +46,16 @@ struct  Maps__Fleetengine__V1__CreateTripRequest
   ProtobufCMessage base;
   size_t n_header;
   Maps__Fleetengine__V1__RequestHeader **header;
-  protobuf_c_boolean has_parent;
-  ProtobufCBinaryData parent;
-  protobuf_c_boolean has_trip_id;
-  ProtobufCBinaryData trip_id;
+  size_t n_parent;
+  ProtobufCBinaryData *parent;
+  size_t n_trip_id;
+  ProtobufCBinaryData *trip_id;
   size_t n_trip;
   Maps__Fleetengine__V1__Trip **trip;
 };
 #define MAPS__FLEETENGINE__V1__CREATE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__create_trip_request__descriptor) \
-    , 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__GetTripRequest
@@ -63,8 +63,8 @@ struct  Maps__Fleetengine__V1__GetTripRequest
   ProtobufCMessage base;
   size_t n_header;
   Maps__Fleetengine__V1__RequestHeader **header;
-  protobuf_c_boolean has_name;
-  ProtobufCBinaryData name;
+  size_t n_name;
+  ProtobufCBinaryData *name;
   protobuf_c_boolean has_view;
   Maps__Fleetengine__V1__TripView view;
   size_t n_current_route_segment_version;
@@ -80,7 +80,7 @@ struct  Maps__Fleetengine__V1__GetTripRequest
 };
 #define MAPS__FLEETENGINE__V1__GET_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__get_trip_request__descriptor) \
-    , 0,NULL, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__POLYLINE_FORMAT_TYPE__UNKNOWN_FORMAT_TYPE, 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__POLYLINE_FORMAT_TYPE__UNKNOWN_FORMAT_TYPE, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__DeleteTripRequest
@@ -88,21 +88,21 @@ struct  Maps__Fleetengine__V1__DeleteTripRequest
   ProtobufCMessage base;
   size_t n_header;
   Maps__Fleetengine__V1__RequestHeader **header;
-  protobuf_c_boolean has_name;
-  ProtobufCBinaryData name;
+  size_t n_name;
+  ProtobufCBinaryData *name;
 };
 #define MAPS__FLEETENGINE__V1__DELETE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__delete_trip_request__descriptor) \
-    , 0,NULL, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__ReportBillableTripRequest
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_name;
-  ProtobufCBinaryData name;
-  protobuf_c_boolean has_country_code;
-  ProtobufCBinaryData country_code;
+  size_t n_name;
+  ProtobufCBinaryData *name;
+  size_t n_country_code;
+  ProtobufCBinaryData *country_code;
   protobuf_c_boolean has_platform;
   Maps__Fleetengine__V1__BillingPlatformIdentifier platform;
   size_t n_related_ids;
@@ -112,7 +112,7 @@ struct  Maps__Fleetengine__V1__ReportBillableTripRequest
 };
 #define MAPS__FLEETENGINE__V1__REPORT_BILLABLE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__report_billable_trip_request__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__BILLING_PLATFORM_IDENTIFIER__BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED, 0,NULL, 0, MAPS__FLEETENGINE__V1__REPORT_BILLABLE_TRIP_REQUEST__SOLUTION_TYPE__SOLUTION_TYPE_UNSPECIFIED }
+    , 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__BILLING_PLATFORM_IDENTIFIER__BILLING_PLATFORM_IDENTIFIER_UNSPECIFIED, 0,NULL, 0, MAPS__FLEETENGINE__V1__REPORT_BILLABLE_TRIP_REQUEST__SOLUTION_TYPE__SOLUTION_TYPE_UNSPECIFIED }
 
 
 struct  Maps__Fleetengine__V1__UpdateTripRequest
@@ -120,8 +120,8 @@ struct  Maps__Fleetengine__V1__UpdateTripRequest
   ProtobufCMessage base;
   size_t n_header;
   Maps__Fleetengine__V1__RequestHeader **header;
-  protobuf_c_boolean has_name;
-  ProtobufCBinaryData name;
+  size_t n_name;
+  ProtobufCBinaryData *name;
   size_t n_trip;
   Maps__Fleetengine__V1__Trip **trip;
   size_t n_update_mask;
@@ -129,7 +129,7 @@ struct  Maps__Fleetengine__V1__UpdateTripRequest
 };
 #define MAPS__FLEETENGINE__V1__UPDATE_TRIP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__update_trip_request__descriptor) \
-    , 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__SearchTripsRequest
@@ -137,22 +137,22 @@ struct  Maps__Fleetengine__V1__SearchTripsRequest
   ProtobufCMessage base;
   size_t n_header;
   Maps__Fleetengine__V1__RequestHeader **header;
-  protobuf_c_boolean has_parent;
-  ProtobufCBinaryData parent;
-  protobuf_c_boolean has_vehicle_id;
-  ProtobufCBinaryData vehicle_id;
+  size_t n_parent;
+  ProtobufCBinaryData *parent;
+  size_t n_vehicle_id;
+  ProtobufCBinaryData *vehicle_id;
   protobuf_c_boolean has_active_trips_only;
   uint64_t active_trips_only;
   protobuf_c_boolean has_page_size;
   int32_t page_size;
-  protobuf_c_boolean has_page_token;
-  ProtobufCBinaryData page_token;
+  size_t n_page_token;
+  ProtobufCBinaryData *page_token;
   size_t n_minimum_staleness;
   Google__Protobuf__Duration **minimum_staleness;
 };
 #define MAPS__FLEETENGINE__V1__SEARCH_TRIPS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__search_trips_request__descriptor) \
-    , 0,NULL, 0, {0,NULL}, 0, {0,NULL}, 0, 0, 0, 0, 0, {0,NULL}, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL, 0, 0, 0, 0, 0,NULL, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__SearchTripsResponse
@@ -160,12 +160,12 @@ struct  Maps__Fleetengine__V1__SearchTripsResponse
   ProtobufCMessage base;
   size_t n_trips;
   Maps__Fleetengine__V1__Trip **trips;
-  protobuf_c_boolean has_next_page_token;
-  ProtobufCBinaryData next_page_token;
+  size_t n_next_page_token;
+  ProtobufCBinaryData *next_page_token;
 };
 #define MAPS__FLEETENGINE__V1__SEARCH_TRIPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__search_trips_response__descriptor) \
-    , 0,NULL, 0, {0,NULL} }
+    , 0,NULL, 0,NULL }
 
 
 /* Maps__Fleetengine__V1__CreateTripRequest methods */

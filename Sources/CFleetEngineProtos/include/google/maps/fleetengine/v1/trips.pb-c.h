@@ -60,10 +60,10 @@ typedef enum _Maps__Fleetengine__V1__TripView {
 struct  Maps__Fleetengine__V1__Trip
 {
   ProtobufCMessage base;
-  protobuf_c_boolean has_name;
-  ProtobufCBinaryData name;
-  protobuf_c_boolean has_vehicle_id;
-  ProtobufCBinaryData vehicle_id;
+  size_t n_name;
+  ProtobufCBinaryData *name;
+  size_t n_vehicle_id;
+  ProtobufCBinaryData *vehicle_id;
   protobuf_c_boolean has_trip_status;
   Maps__Fleetengine__V1__TripStatus trip_status;
   protobuf_c_boolean has_trip_type;
@@ -98,8 +98,8 @@ struct  Maps__Fleetengine__V1__Trip
   Maps__Fleetengine__V1__TripWaypoint **vehicle_waypoints;
   size_t n_route;
   ProtobufCBinaryData *route;
-  protobuf_c_boolean has_current_route_segment;
-  ProtobufCBinaryData current_route_segment;
+  size_t n_current_route_segment;
+  ProtobufCBinaryData *current_route_segment;
   size_t n_current_route_segment_version;
   Google__Protobuf__Timestamp **current_route_segment_version;
   size_t n_current_route_segment_traffic;
@@ -131,7 +131,7 @@ struct  Maps__Fleetengine__V1__Trip
 };
 #define MAPS__FLEETENGINE__V1__TRIP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&maps__fleetengine__v1__trip__descriptor) \
-    , 0, {0,NULL}, 0, {0,NULL}, 0, MAPS__FLEETENGINE__V1__TRIP_STATUS__UNKNOWN_TRIP_STATUS, 0, MAPS__FLEETENGINE__V1__TRIP_TYPE__UNKNOWN_TRIP_TYPE, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, {0,NULL}, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0, 0, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL }
+    , 0,NULL, 0,NULL, 0, MAPS__FLEETENGINE__V1__TRIP_STATUS__UNKNOWN_TRIP_STATUS, 0, MAPS__FLEETENGINE__V1__TRIP_TYPE__UNKNOWN_TRIP_TYPE, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, 0,NULL, 0, 0, 0, MAPS__FLEETENGINE__V1__TRIP_VIEW__TRIP_VIEW_UNSPECIFIED, 0,NULL }
 
 
 struct  Maps__Fleetengine__V1__StopLocation

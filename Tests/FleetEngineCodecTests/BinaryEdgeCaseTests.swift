@@ -5,7 +5,7 @@ import Testing
 
 /// Binary input at the edges of what Google's parsers accept, and of the decoder's own memory bound.
 ///
-/// Expected values come from Google's Python package in /work/main/.venv (protobuf 7.36.2, upb
+/// Expected values come from Google's Python package in the repository's .venv (protobuf 7.36.2, upb
 /// backend; google-maps-fleetengine), e.g.
 ///     from google.maps import fleetengine_v1 as f
 ///     m = f.Trip.pb()(); m.ParseFromString(bytes.fromhex(...)); m.SerializeToString().hex()

@@ -467,17 +467,28 @@ struct HTTP2ConnectionDecoder {
     private mutating func pushPromiseBlock(
         _ block: PendingBlock, fromClient: Bool, timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
     ) {
+        // The promised fields are a request's, whoever sends them.
+        _ = decodeFields(of: block, fromClient: fromClient, sentByClient: true, timestamp: timestamp, into: &records)
+    }
+
+    /// The fields of `block`, decoded with the HPACK table of the side that sent it; nil, with the
+    /// problem reported, when the block does not decode.
+    private mutating func decodeFields(
+        of block: PendingBlock, fromClient: Bool, sentByClient: Bool, timestamp: CaptureTimestamp,
+        into records: inout [CaptureRecord]
+    ) -> [(name: String, value: String)]? {
         do throws(CaptureError) {
-            // The promised fields are a request's, whoever sends them.
-            _ = try modifySender(fromClient: fromClient) { (sender) throws(CaptureError) in
+            return try modifySender(fromClient: fromClient) { (sender) throws(CaptureError) in
                 try sender.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: true)
+                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID,
+                    sentByClient: sentByClient)
             }
         } catch {
             records.append(
                 .problem(
                     CaptureProblem(timestamp: timestamp, connection: connection, streamID: block.streamID, error: error)
                 ))
+            return nil
         }
     }
 
@@ -516,17 +527,10 @@ struct HTTP2ConnectionDecoder {
     private mutating func headerBlock(
         _ block: PendingBlock, fromClient: Bool, timestamp: CaptureTimestamp, into records: inout [CaptureRecord]
     ) {
-        let fields: [(name: String, value: String)]
-        do throws(CaptureError) {
-            fields = try modifySender(fromClient: fromClient) { (sender) throws(CaptureError) in
-                try sender.headerBlocks.decode(
-                    block.fragments, byteOffset: block.byteOffset, streamID: block.streamID, sentByClient: fromClient)
-            }
-        } catch {
-            records.append(
-                .problem(
-                    CaptureProblem(timestamp: timestamp, connection: connection, streamID: block.streamID, error: error)
-                ))
+        guard
+            let fields = decodeFields(
+                of: block, fromClient: fromClient, sentByClient: fromClient, timestamp: timestamp, into: &records)
+        else {
             unreadHeaders(
                 streamID: block.streamID, fromClient: fromClient, endStream: block.endStream,
                 because: "does not decode", timestamp: timestamp, into: &records)

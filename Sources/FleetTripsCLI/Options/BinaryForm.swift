@@ -24,11 +24,12 @@ public enum BinaryForm: String, EnumerableFlag, Sendable {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that is not valid base64 or hex.
     public func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
-        switch self {
-        case .raw: input
-        case .base64: try Base64Text.decode(input)
-        case .hex: try HexText.decode(input)
-        }
+        guard self != .raw else { return input }
+        var reader = BinaryTextReader(form: self)
+        var output: [UInt8] = []
+        try reader.decode(input[...], into: &output)
+        try reader.finish(into: &output)
+        return output
     }
 
     /// `bytes` written in this form; text forms end with a line feed so a terminal shows them

@@ -4,22 +4,9 @@
 /// and URL-safe (section 5) alphabets are both accepted, whitespace anywhere is skipped, and
 /// padding is optional at the end. Padded pieces may follow one another (`aGk=aGk=`), so text
 /// that concatenates several encodings, one per line, reads as their bytes in order.
-/// Writing uses the standard alphabet with padding.
+/// Writing uses the standard alphabet with padding. ``Base64TextDecoder`` reads it.
 enum Base64Text {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// Decodes base64 text.
-    ///
-    /// - Throws: ``FleetTripsError/Code/invalidInputText`` naming the offending character and
-    ///   its offset in the text, or a final piece too short to hold a byte.
-    static func decode(_ text: some Collection<UInt8>) throws(FleetTripsError) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count / 4 * 3 + 3)
-        var decoder = Base64TextDecoder()
-        try decoder.decode(text, into: &output)
-        try decoder.finish(into: &output)
-        return output
-    }
 
     /// Encodes bytes as base64 with the standard alphabet and padding (RFC 4648 section 4).
     static func encode(_ bytes: [UInt8]) -> [UInt8] {

@@ -48,19 +48,16 @@ public struct MessageDecoder: Sendable {
     ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
     public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
         guard let limit = inputLimit else {
-            var reader = streamReader()
-            do {
-                try file.readChunks(chunkSize: 64 * 1024) { chunk in
-                    try reader.read(chunk) { (payload, number, offset) throws(FleetTripsError) in
-                        try write(payload, number: number, offset: offset, to: &output)
-                    }
+            try decodeStream(into: &output) { (take) throws(FleetTripsError) in
+                do {
+                    try file.readChunks(chunkSize: 64 * 1024) { try take($0) }
+                } catch let error as FleetTripsError {
+                    throw error
+                } catch {
+                    throw FleetTripsError(
+                        code: .unreadableInput, message: "cannot read \(file.displayName)", cause: error)
                 }
-            } catch let error as FleetTripsError {
-                throw error
-            } catch {
-                throw FleetTripsError(code: .unreadableInput, message: "cannot read \(file.displayName)", cause: error)
             }
-            try finish(&reader, output: &output)
             return
         }
         let input = try file.readAll(atMost: limit)
@@ -84,30 +81,27 @@ public struct MessageDecoder: Sendable {
             try output.write(json(for: inputForm.bytes(from: input), context: "the input"))
             return
         }
-        var reader = streamReader()
-        try reader.read(input[...]) { (payload, number, offset) throws(FleetTripsError) in
-            try write(payload, number: number, offset: offset, to: &output)
-        }
-        try finish(&reader, output: &output)
+        try decodeStream(into: &output) { (take) throws(FleetTripsError) in try take(input[...]) }
     }
 
-    private func streamReader() -> FramedMessageReader {
+    /// Decodes a gRPC stream that `pieces` hands over a piece at a time (through the function it
+    /// is given), writing each message's line as soon as the message is complete.
+    private func decodeStream(
+        into output: inout some ByteSink,
+        pieces: ((ArraySlice<UInt8>) throws(FleetTripsError) -> Void) throws(FleetTripsError) -> Void
+    ) throws(FleetTripsError) {
         let encoding: MessageEncoding
         if case .grpcFrames(let streamEncoding) = framing { encoding = streamEncoding } else { encoding = .identity }
-        return FramedMessageReader(
+        var reader = FramedMessageReader(
             form: inputForm, maxMessageSize: decodingOptions.maxMessageSize, encoding: encoding)
-    }
-
-    private func finish(_ reader: inout FramedMessageReader, output: inout some ByteSink) throws(FleetTripsError) {
-        try reader.finish { (payload, number, offset) throws(FleetTripsError) in
-            try write(payload, number: number, offset: offset, to: &output)
+        func line(_ payload: [UInt8], _ number: Int, _ offset: Int) throws(FleetTripsError) {
+            try output.write(json(for: payload, context: "message \(number) (frame at stream offset \(offset))"))
         }
-    }
-
-    private func write(
-        _ payload: [UInt8], number: Int, offset: Int, to output: inout some ByteSink
-    ) throws(FleetTripsError) {
-        try output.write(json(for: payload, context: "message \(number) (frame at stream offset \(offset))"))
+        func take(_ piece: ArraySlice<UInt8>) throws(FleetTripsError) {
+            try reader.read(piece, line)
+        }
+        try pieces(take)
+        try reader.finish(line)
     }
 
     private func json(for binary: [UInt8], context: String) throws(FleetTripsError) -> [UInt8] {

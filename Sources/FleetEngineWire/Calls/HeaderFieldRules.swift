@@ -13,7 +13,10 @@ enum HeaderFieldRules {
         let prefix = "application/grpc".utf8
         var bytes = value.utf8[...]
         for expected in prefix {
-            guard let byte = bytes.popFirst(), byte | 0x20 == expected | 0x20 else { return false }
+            // Only letters fold: with the case bit set, '/' (0x2F) would also match 0x0F.
+            guard let byte = bytes.popFirst(),
+                byte == expected || (expected >= UInt8(ascii: "a") && byte | 0x20 == expected)
+            else { return false }
         }
         guard let next = bytes.first else { return true }
         return next == UInt8(ascii: "+") || next == UInt8(ascii: ";")

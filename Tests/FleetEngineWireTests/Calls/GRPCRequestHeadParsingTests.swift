@@ -84,6 +84,11 @@ struct GRPCRequestHeadParsingTests {
                 "content-type", "application/grpcx",
                 "content-type is \"application/grpcx\", which does not begin with application/grpc"
             ),
+            (
+                // Only the letters compare in any case: 0x0F is '/' with the case bit set.
+                "content-type", "application\u{0F}grpc",
+                "content-type is \"application\u{0F}grpc\", which does not begin with application/grpc"
+            ),
             ("te", "gzip", "header field 5 (te) is \"gzip\"; HTTP/2 allows only \"trailers\""),
         ])
     func invalidValue(name: String, value: String, message: String) throws {

@@ -18,8 +18,9 @@ import FleetEngineStatus
 ///   without trailers, a compressed message with no usable `grpc-encoding`): INTERNAL with origin
 ///   `.malformedResponse`, saying what and where (the byte offset in the response's DATA).
 ///
-/// After ``Event/end(_:trailers:)`` the reader is finished and ignores what it is given. When it
-/// ended the call before the server ended the stream, ``shouldResetStream`` is true: the caller
+/// After ``Event/end(_:trailers:)`` the reader is finished and ignores what it is given, except
+/// that the server's end of the stream is still recorded. When it ended the call before the
+/// server ended the stream, ``shouldResetStream`` is true: the caller
 /// resets the stream with CANCEL, as gRPC's clients do. (When the trailers arrive while the
 /// client is still sending, PROTOCOL-HTTP2 "Early Server Closure" asks it to send RST_STREAM
 /// NO_ERROR; only the caller knows that, so it is the caller's to do.)
@@ -69,6 +70,7 @@ public struct GRPCResponseReader: Sendable {
     public mutating func receiveHeaders(_ fields: [(name: String, value: String)], endStream: Bool) -> [Event] {
         switch state {
         case .finished:
+            isStreamClosedByPeer = isStreamClosedByPeer || endStream
             return []
         case .awaitingHead:
             return receiveHead(ResponseHeaderBlock(fields), endStream: endStream)
@@ -110,6 +112,7 @@ public struct GRPCResponseReader: Sendable {
     public mutating func receiveData(_ bytes: some Collection<UInt8>, endStream: Bool) -> [Event] {
         switch state {
         case .finished:
+            isStreamClosedByPeer = isStreamClosedByPeer || endStream
             return []
         case .awaitingHead:
             return end(
@@ -137,7 +140,12 @@ public struct GRPCResponseReader: Sendable {
     ///   - sentByClient: Whether the client sent it (what a capture of a cancelled call shows); the
     ///     status's message names who reset the stream.
     public mutating func receiveReset(_ code: HTTP2ErrorCode, sentByClient: Bool = false) -> [Event] {
-        guard !isFinished else { return [] }
+        // The stream is closed even when the call had already ended: RFC 9113 section 5.4.2 forbids
+        // answering an RST_STREAM with another.
+        guard !isFinished else {
+            isStreamClosedByPeer = true
+            return []
+        }
         let status = CallStatus(rstStreamErrorCode: code, sentByClient: sentByClient)
         return end(status, trailers: GRPCMetadata(), streamClosed: true)
     }
@@ -150,7 +158,10 @@ public struct GRPCResponseReader: Sendable {
     ///     the response head has arrived.
     ///   - reason: What happened to the connection, for the message.
     public mutating func receiveEndOfConnection(requestSent: Bool, reason: String? = nil) -> [Event] {
-        guard !isFinished else { return [] }
+        guard !isFinished else {
+            isStreamClosedByPeer = true
+            return []
+        }
         var message = "the connection closed before the response ended"
         message += head == nil ? " (no response headers)" : " (after \(messagesSoFar))"
         if let reason { message += ": " + reason }

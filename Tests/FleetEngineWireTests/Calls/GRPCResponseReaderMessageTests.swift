@@ -81,7 +81,7 @@ struct GRPCResponseReaderMessageTests {
                 + "but the grpc-encoding is identity (message at byte offset 0)",
             origin: .malformedResponse)
         #expect(events == [.responseHead(GRPCResponseHead()), .end(expected, trailers: [:])])
-        #expect(reader.shouldResetStream)
+        #expect(!reader.shouldResetStream, "the trailers ended the server's side after the call ended")
     }
 
     @Test("a compressed message under an encoding this library lacks is INTERNAL; uncompressed ones still read")

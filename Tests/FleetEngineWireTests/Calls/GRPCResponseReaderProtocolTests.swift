@@ -39,6 +39,27 @@ struct GRPCResponseReaderProtocolTests {
         #expect(reader.status == CallStatus(code: .ok))
     }
 
+    @Test(
+        "the server ending its side after the reader ended the call is still recorded, so no reset is asked for",
+        arguments: [
+            ("END_STREAM on DATA", ResponseScript.Frame.data([], endStream: true)),
+            ("trailers", .headers(ResponseScript.okTrailers, endStream: true)),
+            ("RST_STREAM", .reset(.noError)),
+            ("the end of the connection", .endOfConnection(requestSent: true, reason: nil)),
+        ] as [(String, ResponseScript.Frame)])
+    func peerClosesAfterEnd(name: String, closing: ResponseScript.Frame) {
+        // A proxy's error page: the reader ends the call at its headers, before the server's side ends.
+        let errorPage = [(name: ":status", value: "502"), (name: "content-type", value: "text/html")]
+        let (atHead, open) = ResponseScript([.headers(errorPage, endStream: false)]).play()
+        #expect(atHead.count == 1)
+        #expect(open.shouldResetStream)
+
+        let (events, reader) = ResponseScript([.headers(errorPage, endStream: false), closing]).play()
+        #expect(events == atHead)
+        #expect(reader.isStreamClosedByPeer, "after \(name)")
+        #expect(!reader.shouldResetStream, "after \(name)")
+    }
+
     @Test("a second header block without END_STREAM is INTERNAL")
     func headersTwice() {
         let (events, reader) = ResponseScript([

@@ -78,7 +78,7 @@ struct GRPCResponseReaderTests {
                 "HTTP status 502 without grpc-status, content-type \"text/html; charset=UTF-8\", not application/grpc",
             origin: .httpStatus(502))
         #expect(events == [.end(expected, trailers: ["server": "gfe"])])
-        #expect(reader.shouldResetStream)
+        #expect(!reader.shouldResetStream, "the DATA frame with END_STREAM ended the server's side")
     }
 
     @Test("a 200 response that is not application/grpc is UNKNOWN, naming the content type")

@@ -20,10 +20,10 @@ import FleetEngineStatus
 ///
 /// After ``Event/end(_:trailers:)`` the reader is finished and ignores what it is given, except
 /// that the server's end of the stream is still recorded. When it ended the call before the
-/// server ended the stream, ``shouldResetStream`` is true: the caller
-/// resets the stream with CANCEL, as gRPC's clients do. (When the trailers arrive while the
-/// client is still sending, PROTOCOL-HTTP2 "Early Server Closure" asks it to send RST_STREAM
-/// NO_ERROR; only the caller knows that, so it is the caller's to do.)
+/// server ended the stream, ``shouldResetStream`` is true: the caller resets the stream with
+/// CANCEL, as gRPC's clients do. (When the trailers arrive while the client is still sending,
+/// PROTOCOL-HTTP2 "Early Server Closure" asks it to send RST_STREAM NO_ERROR; only the caller
+/// knows that, so it is the caller's to do.)
 public struct GRPCResponseReader: Sendable {
     /// The largest message accepted, in bytes, before and after decompression.
     public var maxMessageSize: Int { deframer.maxMessageSize }

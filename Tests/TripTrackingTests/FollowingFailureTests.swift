@@ -146,4 +146,27 @@ struct FollowingFailureTests {
             #expect(model.modelState == .ended(.complete))
         }
     }
+    @Test("server failures in a row, with the longest retry delay a Duration holds, back off without trapping")
+    func longestServerFailureRetryDelay() async throws {
+        var faults = FaultPlan()
+        faults.failEvery = 1
+        faults.failCode = .unavailable
+        try await withTracking(
+            count: 1, faults: faults, interval: .seconds(Int64.max), serverFailureRetryDelay: .seconds(Int64.max)
+        ) { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            let recorder = EventRecorder()
+            model.register(recorder)
+            // Registering makes a call of its own, which this first refresh may or may not serve.
+            await model.refresh()
+            _ = recorder.take()
+            // The backoff doubles with each failure: the sixth is past Duration's range unless capped.
+            for failure in 1...8 {
+                await model.refresh()
+                #expect(recorder.take().map(\.name) == ["updateFailed"], "failure \(failure)")
+            }
+            #expect(model.modelState == .following)
+            model.unregister(recorder)
+        }
+    }
 }

@@ -42,7 +42,8 @@ extension TripModel {
                 if error.family == .serverOrNetwork {
                     state.serverFailures += 1
                     backoff = Self.backoff(
-                        afterFailures: state.serverFailures, first: state.options.serverFailureRetryDelay)
+                        afterFailures: state.serverFailures, first: state.options.serverFailureRetryDelay,
+                        limit: state.options.autoRefreshTimeInterval)
                 } else {
                     state.serverFailures = 0
                 }
@@ -143,10 +144,17 @@ extension TripModel {
     }
 
     /// The wait before the next refresh after `failures` server or network failures in a row:
-    /// `first`, doubling, with ±20 % jitter (capped by the interval by the caller).
-    static func backoff(afterFailures failures: Int, first: Duration) -> Duration {
+    /// `first`, doubling, with ±20 % jitter, and at most `limit`.
+    static func backoff(afterFailures failures: Int, first: Duration, limit: Duration) -> Duration {
         let factor = Double(1 << min(failures - 1, 20)) * Double.random(in: 0.8...1.2)
+        // Compared in seconds first: `Duration * Double` traps past Duration's range, which a long
+        // first delay reaches after a few doublings.
+        guard seconds(of: first) * factor < seconds(of: limit) else { return limit }
         return first * factor
+    }
+
+    private static func seconds(of duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Whether the trips differ in a field that has no event of its own: the held trip with the

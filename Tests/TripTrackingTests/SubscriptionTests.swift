@@ -149,4 +149,22 @@ struct SubscriptionTests {
             #expect(next.map(\.name) == "tripUpdated")
         }
     }
+    @Test("a forgotten model is stopped: a caller still holding it cannot follow the trip behind the service's back")
+    func forgottenModelIsStopped() async throws {
+        try await withTracking(count: 1) { harness in
+            let name = harness.names[0]
+            let model = harness.service.tripModel(for: name)
+            #expect(harness.service.forgetTripModel(for: name))
+            #expect(model.modelState == .stopped)
+            var iterator = model.updates.makeAsyncIterator()
+            let error = await #expect(throws: FleetEngineError.self) { _ = try await iterator.next() }
+            #expect(error?.code == .cancelled)
+            #expect(error?.message == "the model of \(name) was forgotten by its trip service")
+            let late = CallbackNameRecorder()
+            model.register(late)
+            #expect(late.names == ["ended(stopped)"])
+            #expect(harness.service.followedTripCount == 0)
+            #expect(harness.service.tripModel(for: name).modelState == .idle)
+        }
+    }
 }

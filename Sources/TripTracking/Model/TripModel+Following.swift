@@ -143,6 +143,26 @@ extension TripModel {
         wakeup.perform()
     }
 
+    /// Stops the model for good unless someone follows it, for ``TripService/forgetTripModel(for:)``;
+    /// false when it is being followed. Checked and done under one lock, so no listener can slip in
+    /// between: a forgotten model that could still follow would do so where its service no longer
+    /// sees it (not stopped with the service, beside a new model of the same name).
+    func stopUnlessFollowed() -> Bool {
+        state.withLock { state in
+            switch state.phase {
+            case .following:
+                return false
+            case .ended, .stopped:
+                return true
+            case .idle:
+                // Idle: no listeners, so no streams to finish, no subscribers to tell, nobody waiting.
+                _ = state.finish(as: .stopped)
+                state.stopError = Self.forgottenError(name)
+                return true
+            }
+        }
+    }
+
     /// The wait before the next refresh after `failures` server or network failures in a row:
     /// `first`, doubling, with ±20 % jitter, and at most `limit`.
     static func backoff(afterFailures failures: Int, first: Duration, limit: Duration) -> Duration {

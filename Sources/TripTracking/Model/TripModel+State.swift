@@ -24,6 +24,9 @@ extension TripModel {
         var serverFailures = 0
         var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
+        /// What an iterator made after following stopped ends with, when not that the service
+        /// stopped.
+        var stopError: FleetEngineError?
 
         init(options: TripModelOptions) {
             self.options = options

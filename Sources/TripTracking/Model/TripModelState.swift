@@ -8,6 +8,7 @@ public enum TripModelState: Sendable, Hashable {
     case following
     /// Following ended after delivering a trip in a final status (`COMPLETE` or `CANCELED`).
     case ended(TripStatus)
-    /// The trip service stopped before the trip ended.
+    /// The trip service stopped before the trip ended, or forgot the model
+    /// (``TripService/forgetTripModel(for:)``).
     case stopped
 }

@@ -38,7 +38,7 @@ extension TripModel {
                 continuation.finish()
                 return nil
             case .stopped:
-                continuation.finish(throwing: TripModel.serviceStoppedError(name))
+                continuation.finish(throwing: state.stopError ?? TripModel.serviceStoppedError(name))
                 return nil
             case .idle, .following:
                 state.nextStreamID += 1
@@ -65,5 +65,9 @@ extension TripModel {
 
     static func serviceStoppedError(_ name: String) -> FleetEngineError {
         FleetEngineError(code: .cancelled, message: "the trip service stopped before \(name) ended")
+    }
+
+    static func forgottenError(_ name: String) -> FleetEngineError {
+        FleetEngineError(code: .cancelled, message: "the model of \(name) was forgotten by its trip service")
     }
 }

@@ -98,11 +98,15 @@ public final class TripService: Sendable, Service {
     /// Forgets the model of `name` when nobody follows it (it is idle, ended or stopped), so that
     /// a service that follows a stream of trips does not keep them all; the next
     /// ``tripModel(for:)`` for that name makes a new model. Returns whether it was forgotten.
+    ///
+    /// A forgotten idle model stops (``TripModelState/stopped``): registering on it afterwards is
+    /// told so at once, and its ``TripModel/updates`` end with CANCELLED, so that nobody follows
+    /// the trip through a model the service no longer knows (and would not stop with itself).
     @discardableResult
     public func forgetTripModel(for name: String) -> Bool {
         let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
         return models.withLock { models in
-            guard let model = models[fullName], model.modelState != .following else { return false }
+            guard let model = models[fullName], model.stopUnlessFollowed() else { return false }
             models[fullName] = nil
             return true
         }

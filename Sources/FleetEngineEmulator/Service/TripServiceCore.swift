@@ -80,7 +80,8 @@ public struct TripServiceCore: Sendable {
             throw EmulatorErrors.invalidArgument(field: "page_size", "page_size must not be negative")
         }
         let pageSize = request.pageSize == 0 ? Self.defaultPageSize : min(Int(request.pageSize), Self.maximumPageSize)
-        let after = try SearchPageToken.decode(request.pageToken, providerID: providerID)
+        let query = SearchPageToken.query(of: request)
+        let after = try SearchPageToken.decode(request.pageToken, providerID: providerID, query: query)
         var staleBefore: Timestamp?
         if let staleness = request.minimumStaleness {
             guard staleness.seconds >= 0, staleness.nanos >= 0 else {
@@ -123,7 +124,7 @@ public struct TripServiceCore: Sendable {
             }
         }
         if matching.count > pageSize, let last = response.trips.last {
-            response.nextPageToken = SearchPageToken.encode(after: last.name)
+            response.nextPageToken = SearchPageToken.encode(after: last.name, query: query)
         }
         return response
     }

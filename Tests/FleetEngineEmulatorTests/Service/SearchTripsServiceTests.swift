@@ -104,6 +104,49 @@ struct SearchTripsServiceTests {
         #expect(rest.nextPageToken == "")
     }
 
+    /// How the query that continues a page differs from the one that made its token.
+    enum OtherQuery: String, CaseIterable, CustomTestStringConvertible {
+        case otherVehicle, noVehicle, activeOnly, withStaleness
+
+        var testDescription: String { rawValue }
+
+        var request: SearchTripsRequest {
+            var request = SearchTripsServiceTests.request(pageSize: 1, vehicleID: "vehicle-a")
+            switch self {
+            case .otherVehicle: request.vehicleID = "vehicle-b"
+            case .noVehicle: request.vehicleID = ""
+            case .activeOnly: request.activeTripsOnly = true
+            case .withStaleness: request.minimumStaleness = SearchTripsServiceTests.staleness(seconds: 0)
+            }
+            return request
+        }
+    }
+
+    @Test(
+        "a page token continues only its own query: another vehicle_id, active_trips_only or minimum_staleness is INVALID_ARGUMENT on page_token",
+        arguments: OtherQuery.allCases)
+    func tokenOfAnotherQuery(_ other: OtherQuery) throws {
+        let harness = ServiceHarness()
+        for id in ["a1", "a2", "a3"] { try harness.createTrip(id, vehicleID: "vehicle-a") }
+        for id in ["b1", "b2", "b3"] { try harness.createTrip(id, vehicleID: "vehicle-b") }
+        let first = try harness.service.searchTrips(Self.request(pageSize: 1, vehicleID: "vehicle-a"))
+        #expect(Self.ids(first) == ["a1"])
+        // The same query goes on, with another page size too (AIP-158 allows that).
+        let same = try harness.service.searchTrips(
+            Self.request(pageSize: 5, pageToken: first.nextPageToken, vehicleID: "vehicle-a"))
+        #expect(Self.ids(same) == ["a2", "a3"])
+
+        var request = other.request
+        request.pageToken = first.nextPageToken
+        let error = try #require(fleetEngineError { try harness.service.searchTrips(request) })
+        #expect(error.code == .invalidArgument)
+        #expect(ServiceFixtures.badRequestField(error) == "page_token")
+        #expect(
+            error.message.contains(
+                "the page token was issued for another query: vehicle_id, active_trips_only and minimum_staleness must stay the same from page to page"
+            ))
+    }
+
     @Test("vehicle_id keeps only that vehicle's trips")
     func vehicleFilter() throws {
         let harness = ServiceHarness()

@@ -90,36 +90,27 @@ extension TripModel {
     /// after a server or network failure, the interval otherwise, both counted from `started`; at
     /// once when someone waits in ``refresh()``. Until then its place is in ``RefreshTimers``.
     func scheduleNext(generation: UInt64, started: ContinuousClock.Instant, backoff: Duration?) {
-        enum Next {
-            case none
-            case now
-            case later(Duration, id: UInt64)
-        }
-        let next = state.withLock { state -> Next in
-            guard state.isCurrent(generation) else { return .none }
-            guard state.refreshWaiters.isEmpty else { return .now }
+        let startsNow = state.withLock { state -> Bool in
+            guard state.isCurrent(generation) else { return false }
+            guard state.refreshWaiters.isEmpty else { return true }
             let interval = state.options.autoRefreshTimeInterval
             let remaining = started + (backoff.map { min($0, interval) } ?? interval) - .now
-            guard !RefreshTimers.isDue(in: remaining) else { return .now }
-            state.nextTimerID &+= 1
+            guard !RefreshTimers.isDue(in: remaining) else { return true }
+            // Set under the lock, so that whoever takes the timer out of the state finds it in the
+            // service's timers to take out there too.
+            _ = state.takeTimer()
             state.timer = PendingRefresh(
-                id: state.nextTimerID, generation: generation, started: started, backoff: backoff)
-            return .later(remaining, id: state.nextTimerID)
+                timer: timers.schedule(self, in: remaining), generation: generation, started: started,
+                backoff: backoff)
+            return false
         }
-        switch next {
-        case .none:
-            return
-        case .now:
-            starter(self, generation)
-        case .later(let remaining, let id):
-            timers.schedule(self, timerID: id, in: remaining)
-        }
+        if startsNow { starter(self, generation) }
     }
 
     /// The timer of a waiting refresh went off: start it, unless it was superseded meanwhile.
     func timerFired(_ id: UInt64) {
         let pending = state.withLock { state -> PendingRefresh? in
-            guard state.timer?.id == id else { return nil }
+            guard state.timer?.timer.id == id else { return nil }
             return state.takeTimer()
         }
         guard let pending else { return }

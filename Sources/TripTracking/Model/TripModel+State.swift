@@ -5,6 +5,8 @@ extension TripModel {
     /// Everything about the model that changes, behind its mutex.
     struct State {
         var options: TripModelOptions
+        /// The service's timers, where ``timer`` waits.
+        let timers: RefreshTimers
         var phase: TripModelState = .idle
         /// Bumped whenever following starts or stops, so a refresh loop of an earlier following
         /// sees that it is no longer wanted and delivers nothing more.
@@ -19,7 +21,6 @@ extension TripModel {
         var heldView: TripView?
         /// The timer of the next refresh, while no refresh is under way.
         var timer: PendingRefresh?
-        var nextTimerID: UInt64 = 0
         /// Server or network failures in a row, for the backoff.
         var serverFailures = 0
         var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -28,8 +29,9 @@ extension TripModel {
         /// stopped.
         var stopError: FleetEngineError?
 
-        init(options: TripModelOptions) {
+        init(options: TripModelOptions, timers: RefreshTimers) {
             self.options = options
+            self.timers = timers
         }
 
         var listenerCount: Int { subscribers.count + streams.count }
@@ -50,7 +52,7 @@ extension TripModel {
             guard phase == .following, listenerCount == 0 else { return Wakeup() }
             phase = .idle
             generation &+= 1
-            timer = nil
+            _ = takeTimer()
             return Wakeup(waiters: takeWaiters())
         }
 
@@ -61,12 +63,14 @@ extension TripModel {
             generation &+= 1
             let continuations = streams.map(\.continuation)
             streams = []
-            timer = nil
+            _ = takeTimer()
             return (Wakeup(waiters: takeWaiters()), continuations)
         }
 
+        /// Takes the waiting refresh out, its timer out of the service's timers too.
         mutating func takeTimer() -> PendingRefresh? {
             defer { timer = nil }
+            if let timer { timers.cancel(timer.timer) }
             return timer
         }
 
@@ -82,10 +86,10 @@ extension TripModel {
     }
 
     /// The next refresh of a following, waiting for its time: no task exists for the trip while
-    /// it waits, only an entry in the service's ``RefreshTimers`` under this id. Taking it out of
-    /// the state cancels it: the timer, when it goes off, finds another id or none.
+    /// it waits, only an entry in the service's ``RefreshTimers``. Taking it out of the state
+    /// (``State/takeTimer()``) takes it out of the timers.
     struct PendingRefresh {
-        var id: UInt64
+        var timer: RefreshTimers.Timer
         var generation: UInt64
         /// When the last refresh began, and the backoff after a server failure, from which the time
         /// of the next is worked out again when the interval changes.

@@ -48,7 +48,7 @@ public final class TripModel: Sendable {
         self.timers = timers
         self.logger = logger
         self.starter = starter
-        self.state = Mutex(State(options: options))
+        self.state = Mutex(State(options: options, timers: timers))
         if let parsed = try? TripName(parsing: name), parsed.providerID != providerID {
             providerMismatch = FleetEngineError(
                 code: .invalidArgument,

@@ -13,18 +13,36 @@ import Synchronization
 /// event-loop timers whatever the number of trips, where a timer per trip kept ten thousand in
 /// NIO's heap, each with its own task and promise (about 380 bytes per followed trip). A timer
 /// that is no longer wanted (a refresh brought forward, an interval changed, following stopped) is
-/// not taken out: its model sees that its timer id is no longer the current one and ignores it.
+/// taken out of its bucket, and a bucket left empty cancels its event-loop timer: left in, each
+/// would be kept until its time came, which for a trip refreshed on demand with an interval of
+/// centuries is never, one more with every refresh.
 final class RefreshTimers: Sendable {
+    /// A timer that is set: its id, unique in the service, and its bucket.
+    struct Timer: Sendable, Hashable {
+        let id: UInt64
+        let deadline: UInt64
+    }
+
     private struct Entry: Sendable {
         weak var model: TripModel?
         let timerID: UInt64
+    }
+
+    private struct Bucket: Sendable {
+        var entries: [Entry]
+        let scheduled: Scheduled<Void>
+    }
+
+    private struct Buckets: Sendable {
+        var byDeadline: [UInt64: Bucket] = [:]
+        var lastTimerID: UInt64 = 0
     }
 
     /// The granularity of refresh timers, in nanoseconds of the event loop's uptime clock.
     static let tick: UInt64 = 20_000_000
 
     private let eventLoop: any EventLoop
-    private let buckets = Mutex<[UInt64: [Entry]]>([:])
+    private let buckets = Mutex(Buckets())
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
@@ -35,20 +53,39 @@ final class RefreshTimers: Sendable {
         remaining <= .nanoseconds(Int64(tick / 2))
     }
 
-    /// Tells `model` (through ``TripModel/timerFired(_:)``) that timer `timerID` went off, at the
-    /// tick nearest `remaining` from now.
-    func schedule(_ model: TripModel, timerID: UInt64, in remaining: Duration) {
+    /// Sets a timer that tells `model` (through ``TripModel/timerFired(_:)``, with the timer's id)
+    /// that it went off, at the tick nearest `remaining` from now.
+    func schedule(_ model: TripModel, in remaining: Duration) -> Timer {
         let deadline = Self.tickDeadline(in: remaining)
-        let isNewBucket = buckets.withLock { buckets -> Bool in
-            let entry = Entry(model: model, timerID: timerID)
-            if buckets[deadline]?.append(entry) != nil { return false }
-            buckets[deadline] = [entry]
-            return true
+        return buckets.withLock { buckets in
+            buckets.lastTimerID &+= 1
+            let entry = Entry(model: model, timerID: buckets.lastTimerID)
+            if buckets.byDeadline[deadline]?.entries.append(entry) == nil {
+                // Scheduling calls nothing of ours, so it can happen under the lock, which keeps a
+                // bucket and its event-loop timer together.
+                let scheduled = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(deadline)) { () -> Void in
+                    self.fire(deadline)
+                }
+                buckets.byDeadline[deadline] = Bucket(entries: [entry], scheduled: scheduled)
+            }
+            return Timer(id: entry.timerID, deadline: deadline)
         }
-        guard isNewBucket else { return }
-        eventLoop.scheduleTask(deadline: .uptimeNanoseconds(deadline)) { () -> Void in
-            self.fire(deadline)
+    }
+
+    /// Takes `timer` out, when it has not gone off yet.
+    func cancel(_ timer: Timer) {
+        let emptied = buckets.withLock { buckets -> Scheduled<Void>? in
+            buckets.byDeadline[timer.deadline]?.entries.removeAll { $0.timerID == timer.id }
+            guard let bucket = buckets.byDeadline[timer.deadline], bucket.entries.isEmpty else { return nil }
+            buckets.byDeadline[timer.deadline] = nil
+            return bucket.scheduled
         }
+        emptied?.cancel()
+    }
+
+    /// How many refreshes wait for their timers.
+    var pendingCount: Int {
+        buckets.withLock { $0.byDeadline.values.reduce(0) { $0 + $1.entries.count } }
     }
 
     /// The tick nearest `remaining` from now, in uptime nanoseconds.
@@ -61,7 +98,7 @@ final class RefreshTimers: Sendable {
     }
 
     private func fire(_ deadline: UInt64) {
-        let entries = buckets.withLock { $0.removeValue(forKey: deadline) } ?? []
+        let entries = buckets.withLock { $0.byDeadline.removeValue(forKey: deadline)?.entries } ?? []
         for entry in entries { entry.model?.timerFired(entry.timerID) }
     }
 }

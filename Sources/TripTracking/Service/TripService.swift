@@ -42,7 +42,7 @@ public final class TripService: Sendable, Service {
     private let logger: Logger
     private let models = Mutex<[String: TripModel]>([:])
     private let starts = RefreshStarts()
-    private let timers: RefreshTimers
+    let timers: RefreshTimers
     /// Where refreshes run, and so where subscribers are called.
     private let refreshExecutor: any TaskExecutor
 

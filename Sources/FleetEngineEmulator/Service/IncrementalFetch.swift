@@ -18,15 +18,20 @@ import FleetEngineStatus
 /// `ENCODED_POLYLINE_TYPE` fills `current_route_segment`. The version fields themselves are always
 /// sent, so the caller learns the versions it now holds.
 ///
-/// The view: `SDK` (and unspecified) is the whole trip; `JOURNEY_SHARING_V1S`, meant for
-/// journey-sharing consumers, leaves out `vehicle_waypoints` and `attributes`, and keeps only the
-/// position-free outline (type and trip id) of remaining waypoints that belong to other trips of a
-/// shared vehicle. (Fleet Engine documents the view's purpose but not its exact field list; this is
-/// the emulator's reading of it.)
+/// `vehicle_waypoints` is never in the answer, whatever the view: Fleet Engine returns it from
+/// CreateTrip and UpdateTrip only (`Trip.vehicle_waypoints`: "For privacy reasons, this field is
+/// only populated by the server on UpdateTrip and CreateTrip calls, NOT on GetTrip calls").
+///
+/// The view: `SDK` (and unspecified) is the rest of the trip; `JOURNEY_SHARING_V1S`, meant for
+/// journey-sharing consumers, also leaves out `attributes`, and keeps only the position-free
+/// outline (type and trip id) of remaining waypoints that belong to other trips of a shared
+/// vehicle. (Fleet Engine documents the view's purpose but not its exact field list; this is the
+/// emulator's reading of it.)
 public enum IncrementalFetch {
     /// The response to `request` for the stored `trip`.
     public static func response(for trip: Trip, request: GetTripRequest) -> Trip {
         var answer = trip
+        answer.vehicleWaypoints = []
         if request.routeFormatType == .encodedPolylineType {
             answer.route = []
         } else {
@@ -56,7 +61,6 @@ public enum IncrementalFetch {
             answer.remainingWaypoints = []
         }
         if request.view == .journeySharingV1s {
-            answer.vehicleWaypoints = []
             answer.attributes = []
             let ownTripID = TripName.lastSegment(of: trip.name)
             for index in answer.remainingWaypoints.indices where answer.remainingWaypoints[index].tripID != ownTripID {

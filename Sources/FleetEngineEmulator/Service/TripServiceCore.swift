@@ -112,6 +112,8 @@ public struct TripServiceCore: Sendable {
         }
         var response = SearchTripsResponse()
         response.trips = Array(matching.prefix(pageSize))
+        // Trip.vehicle_waypoints: "only populated by the server on UpdateTrip and CreateTrip calls".
+        for index in response.trips.indices { response.trips[index].vehicleWaypoints = [] }
         if request.vehicleID.isEmpty {
             // SearchTripsRequest.vehicle_id: "If unspecified, the returned trips do not contain
             // current_route_segment, remaining_waypoints, remaining_distance_meters,

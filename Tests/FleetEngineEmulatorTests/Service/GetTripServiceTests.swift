@@ -137,7 +137,7 @@ struct GetTripServiceTests {
         expected.attributes = []
         expected.remainingWaypoints[1] = outline
         #expect(shared == expected)
-        #expect(full.vehicleWaypoints.count == 3)
+        #expect(full.vehicleWaypoints.isEmpty)
         #expect(full.attributes.count == 1)
     }
 
@@ -154,6 +154,36 @@ struct GetTripServiceTests {
         #expect(try emulator.service.getTrip(request) == unspecified)
         var expected = stored
         expected.currentRouteSegment = ""
+        expected.vehicleWaypoints = []
         #expect(unspecified == expected)
+    }
+    @Test(
+        "vehicle_waypoints come back from CreateTrip and UpdateTrip only, never from GetTrip or SearchTrips, in any view",
+        arguments: [TripView.unspecified, .sdk, .journeySharingV1s])
+    func vehicleWaypointsOnlyOnWrites(view: TripView) throws {
+        let harness = ServiceHarness()
+        var given = ServiceFixtures.tripToCreate(vehicleID: "vehicle-1")
+        let waypoints = [
+            ServiceFixtures.waypoint(ServiceFixtures.pickup, tripID: "w", .pickupWaypointType),
+            ServiceFixtures.waypoint(ServiceFixtures.dropoff, tripID: "w", .dropOffWaypointType),
+        ]
+        given.vehicleWaypoints = waypoints
+        let created = try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "w", trip: given))
+        #expect(created.vehicleWaypoints == waypoints)
+        let updated = try harness.update(ServiceFixtures.name("w"), ["vehicle_waypoints"], given)
+        #expect(updated.vehicleWaypoints == waypoints)
+
+        var request = GetTripRequest()
+        request.name = ServiceFixtures.name("w")
+        request.view = view
+        #expect(try harness.service.getTrip(request).vehicleWaypoints == [])
+        for vehicleID in ["", "vehicle-1"] {
+            var search = SearchTripsRequest()
+            search.parent = "providers/\(ServiceFixtures.provider)"
+            search.vehicleID = vehicleID
+            let found = try harness.service.searchTrips(search).trips
+            #expect(found.map(\.name) == [ServiceFixtures.name("w")])
+            #expect(found.map(\.vehicleWaypoints) == [[]], "vehicle_id \"\(vehicleID)\"")
+        }
     }
 }

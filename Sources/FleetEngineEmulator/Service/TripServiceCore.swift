@@ -57,7 +57,7 @@ public struct TripServiceCore: Sendable {
     public func getTrip(_ request: GetTripRequest) throws(FleetEngineError) -> Trip {
         let name = try TripName(parsing: request.name)
         let trip = try store.get(name)
-        return IncrementalFetch.response(for: trip, request: request)
+        return Self.output(IncrementalFetch.response(for: trip, request: request))
     }
 
     /// UpdateTrip: the fields the mask names, from the request's trip (``TripFieldMask``).
@@ -68,9 +68,10 @@ public struct TripServiceCore: Sendable {
         }
         let mask = try TripFieldMask(request.updateMask)
         let now = store.time.now()
-        return try store.update(name) { (trip: inout Trip) throws(FleetEngineError) in
+        let updated = try store.update(name) { (trip: inout Trip) throws(FleetEngineError) in
             try mask.apply(given, to: &trip, now: now)
         }
+        return Self.output(updated)
     }
 
     /// SearchTrips: the provider's trips, filtered by vehicle, activity and staleness, a page at a time.
@@ -111,7 +112,7 @@ public struct TripServiceCore: Sendable {
             return true
         }
         var response = SearchTripsResponse()
-        response.trips = Array(matching.prefix(pageSize))
+        response.trips = matching.prefix(pageSize).map(Self.output)
         // Trip.vehicle_waypoints: "only populated by the server on UpdateTrip and CreateTrip calls".
         for index in response.trips.indices { response.trips[index].vehicleWaypoints = [] }
         if request.vehicleID.isEmpty {
@@ -144,6 +145,20 @@ public struct TripServiceCore: Sendable {
             }
         }
         return Empty()
+    }
+
+    /// `trip` as an answer shows it: without the fields the reference marks input only
+    /// (`actual_pickup_point`, `actual_pickup_arrival_point`, `actual_intermediate_destinations`,
+    /// `actual_intermediate_destination_arrival_points`, `actual_dropoff_point`), which a
+    /// provider reports and the store keeps, but which are not included in output (AIP-203).
+    static func output(_ trip: Trip) -> Trip {
+        var trip = trip
+        trip.actualPickupPoint = nil
+        trip.actualPickupArrivalPoint = nil
+        trip.actualIntermediateDestinations = []
+        trip.actualIntermediateDestinationArrivalPoints = []
+        trip.actualDropoffPoint = nil
+        return trip
     }
 
     /// ReportBillableTrip: recorded for an existing trip; `country_code` is required.

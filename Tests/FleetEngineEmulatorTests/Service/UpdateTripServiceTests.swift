@@ -257,4 +257,39 @@ struct UpdateTripServiceTests {
         expected.remainingWaypointsRouteVersion = ServiceHarness.time(42)
         #expect(after == expected)
     }
+    @Test("the input-only actual_* fields are taken by UpdateTrip and kept, but no call returns them")
+    func inputOnlyFieldsAreNeverReturned() throws {
+        let harness = ServiceHarness()
+        let before = try harness.createTrip("trip-1", vehicleID: "vehicle-1")
+        var stop = StopLocation()
+        stop.point = ServiceFixtures.point(37.5, -122.5)
+        stop.timestamp = ServiceHarness.time(5)
+        var change = Trip()
+        change.actualPickupPoint = stop
+        change.actualPickupArrivalPoint = stop
+        change.actualIntermediateDestinationArrivalPoints = [stop]
+        change.actualIntermediateDestinations = [stop]
+        change.actualDropoffPoint = stop
+        let paths = [
+            "actual_pickup_point", "actual_pickup_arrival_point", "actual_intermediate_destination_arrival_points",
+            "actual_intermediate_destinations", "actual_dropoff_point",
+        ]
+        #expect(try harness.update(Self.name, paths, change) == before)
+        #expect(try harness.get(Self.name) == before)
+        var search = SearchTripsRequest()
+        search.parent = "providers/\(ServiceFixtures.provider)"
+        search.vehicleID = "vehicle-1"
+        #expect(try harness.service.searchTrips(search).trips == [before])
+        let stored = try harness.store.get(TripName(parsing: Self.name))
+        #expect(stored.actualPickupPoint == stop)
+        #expect(stored.actualDropoffPoint == stop)
+
+        // A simulated trip, whose driver "reported" them all by the time it completed.
+        let run = try MovingTripRun(index: 0)
+        run.clock.advance(by: run.simulation.duration + .seconds(1))
+        let done = try run.fetch()
+        #expect(done.tripStatus == .complete)
+        #expect(done.actualPickupPoint == nil && done.actualPickupArrivalPoint == nil && done.actualDropoffPoint == nil)
+        #expect(done.actualIntermediateDestinationArrivalPoints == [] && done.actualIntermediateDestinations == [])
+    }
 }

@@ -12,7 +12,9 @@ import FleetEngineStatus
 /// | `current_route_segment_version` | `route` and `current_route_segment` |
 /// | `current_route_segment_traffic_version` | `current_route_segment_traffic` |
 /// | `remaining_waypoints_route_version` | each remaining waypoint's `path_to_waypoint`, `encoded_path_to_waypoint` and `traffic_to_waypoint` |
-/// | `remaining_waypoints_version` (deprecated) | `remaining_waypoints` |
+///
+/// The deprecated `remaining_waypoints_version` leaves nothing out: "`Trip.remaining_waypoints` are
+/// always retrieved" (`GetTripRequest`).
 ///
 /// `route_format_type` picks the route's form: `LAT_LNG_LIST_TYPE` (the default) fills `route`,
 /// `ENCODED_POLYLINE_TYPE` fills `current_route_segment`. The version fields themselves are always
@@ -56,9 +58,6 @@ public enum IncrementalFetch {
                 answer.remainingWaypoints[index].encodedPathToWaypoint = ""
                 answer.remainingWaypoints[index].trafficToWaypoint = nil
             }
-        }
-        if let held = request.remainingWaypointsVersion, let current = trip.remainingWaypointsVersion, held >= current {
-            answer.remainingWaypoints = []
         }
         if request.view == .journeySharingV1s {
             answer.attributes = []

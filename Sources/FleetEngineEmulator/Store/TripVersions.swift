@@ -36,8 +36,8 @@ public struct TripVersions: Hashable, Sendable {
         if previous?.currentRouteSegmentTraffic != trip.currentRouteSegmentTraffic {
             currentRouteSegmentTraffic = Self.after(currentRouteSegmentTraffic, now)
         }
-        // The whole list, paths included: GetTrip leaves the whole list out for a caller holding this
-        // version, so a new path must move it too, or that caller would keep a stale path.
+        // The whole list, paths included: Trip.remaining_waypoints_version moves when a waypoint "was
+        // added, removed, or changed", and a waypoint's path is part of it.
         if previous?.remainingWaypoints != trip.remainingWaypoints {
             remainingWaypoints = Self.after(remainingWaypoints, now)
         }

@@ -38,7 +38,8 @@ struct IncrementalFetchServiceTests {
                     answer.remainingWaypoints[index].trafficToWaypoint = nil
                 }
             case .remainingWaypoints:
-                answer.remainingWaypoints = []
+                // Deprecated: "Trip.remaining_waypoints are always retrieved".
+                break
             }
             return answer
         }
@@ -62,6 +63,17 @@ struct IncrementalFetchServiceTests {
             let expected = HeldVersion.allCases.reduce(full) { $1.omit(from: $0) }
             #expect(holdingAll == expected, "holding every version at step \(step)")
         }
+    }
+
+    @Test("the deprecated remaining_waypoints_version leaves nothing out: remaining waypoints are always retrieved")
+    func deprecatedWaypointsVersionIsIgnored() throws {
+        let run = try MovingTripRun(index: 0)
+        run.clock.advance(by: .seconds(60))
+        let full = try run.fetch()
+        let version = try #require(full.remainingWaypointsVersion)
+        #expect(!full.remainingWaypoints.isEmpty)
+        #expect(try run.fetch { $0.remainingWaypointsVersion = version } == full)
+        #expect(try run.fetch { $0.remainingWaypointsVersion = version.advanced(byMicroseconds: 1_000_000) } == full)
     }
 
     @Test("a version older than the trip's, or none, gets the part; a newer one does not")

@@ -80,7 +80,7 @@ struct TripFieldMask: Sendable {
                 trip.actualIntermediateDestinations = source.actualIntermediateDestinations
             case "dropoff_point": trip.dropoffPoint = source.dropoffPoint
             case "actual_dropoff_point": trip.actualDropoffPoint = source.actualDropoffPoint
-            case "vehicle_waypoints": trip.vehicleWaypoints = source.vehicleWaypoints
+            case "vehicle_waypoints": trip.vehicleWaypoints = Self.stops(of: source.vehicleWaypoints)
             case "number_of_passengers": trip.numberOfPassengers = source.numberOfPassengers
             case "attributes": trip.attributes = source.attributes
             default: break
@@ -103,6 +103,19 @@ struct TripFieldMask: Sendable {
         // carry paths, distances and ETAs that an update of, say, the passenger count must not wipe.
         if !Self.waypointSources.isDisjoint(with: paths) {
             trip.remainingWaypoints = RemainingWaypoints.derive(for: trip)
+        }
+    }
+
+    /// Of each of a request's `vehicle_waypoints`, what Fleet Engine takes: "The `trip_id`,
+    /// `waypoint_type` and `location` fields are used, and all other TripWaypoint fields in
+    /// `vehicle_waypoints` are ignored" (`CreateTripRequest.trip`, `UpdateTripRequest.trip`).
+    static func stops(of waypoints: [TripWaypoint]) -> [TripWaypoint] {
+        waypoints.map { given in
+            var stop = TripWaypoint()
+            stop.tripID = given.tripID
+            stop.waypointType = given.waypointType
+            stop.location = given.location
+            return stop
         }
     }
 

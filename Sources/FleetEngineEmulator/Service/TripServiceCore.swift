@@ -18,8 +18,9 @@ public struct TripServiceCore: Sendable {
     /// CreateTrip: a new trip under `parent` with `trip_id`, status NEW.
     ///
     /// Fleet Engine's rules: `trip_type` and `pickup_point` are required; `number_of_passengers`,
-    /// `vehicle_id`, `dropoff_point`, `intermediate_destinations`, `vehicle_waypoints` and
-    /// `attributes` are taken; every other field of the trip is ignored.
+    /// `vehicle_id`, `dropoff_point`, `intermediate_destinations`, `vehicle_waypoints` (each one's
+    /// trip id, type and location) and `attributes` are taken; every other field of the trip is
+    /// ignored.
     public func createTrip(_ request: CreateTripRequest) throws(FleetEngineError) -> Trip {
         let providerID = try TripName.providerID(parsingParent: request.parent)
         let name = try TripName(providerID: providerID, tripID: request.tripID, field: "trip_id")
@@ -46,7 +47,7 @@ public struct TripServiceCore: Sendable {
         trip.intermediateDestinations = given.intermediateDestinations
         trip.numberOfPassengers = given.numberOfPassengers
         trip.vehicleID = given.vehicleID
-        trip.vehicleWaypoints = given.vehicleWaypoints
+        trip.vehicleWaypoints = TripFieldMask.stops(of: given.vehicleWaypoints)
         trip.attributes = given.attributes
         trip.remainingWaypoints = RemainingWaypoints.derive(for: trip)
         return try store.create(trip)

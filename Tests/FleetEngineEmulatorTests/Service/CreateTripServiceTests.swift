@@ -191,4 +191,20 @@ struct CreateTripServiceTests {
         #expect(first.name == "providers/provider-a/trips/trip-1")
         #expect(second.name == "providers/provider-b/trips/trip-1")
     }
+    @Test("of vehicle_waypoints only trip_id, waypoint_type and location are taken, by CreateTrip and UpdateTrip")
+    func vehicleWaypointsKeepOnlyTheirStops() throws {
+        let harness = ServiceHarness()
+        let stop = ServiceFixtures.waypoint(ServiceFixtures.pickup, tripID: "w", .pickupWaypointType)
+        var detailed = stop
+        detailed.pathToWaypoint = [ServiceFixtures.point(37.0, -122.0), ServiceFixtures.point(37.1, -122.0)]
+        detailed.encodedPathToWaypoint = EncodedPolyline.encode(detailed.pathToWaypoint)
+        detailed.distanceMeters = 900
+        detailed.eta = ServiceHarness.time(60)
+        var given = ServiceFixtures.tripToCreate(vehicleID: "vehicle-1")
+        given.vehicleWaypoints = [detailed]
+        let created = try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "w", trip: given))
+        #expect(created.vehicleWaypoints == [stop])
+        let updated = try harness.update(ServiceFixtures.name("w"), ["vehicle_waypoints"], given)
+        #expect(updated.vehicleWaypoints == [stop])
+    }
 }

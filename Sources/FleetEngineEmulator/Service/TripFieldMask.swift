@@ -49,8 +49,9 @@ struct TripFieldMask: Sendable {
     /// Copies the masked fields from `source` into `trip`.
     ///
     /// - Throws: FAILED_PRECONDITION for a trip that has already ended, or for a change of
-    ///   `intermediate_destination_index` whose `intermediate_destinations_version` is not the
-    ///   trip's current one (Fleet Engine's guard against racing a change of the destinations);
+    ///   `intermediate_destination_index`, or of the status to `ENROUTE_TO_INTERMEDIATE_DESTINATION`
+    ///   with a version given, whose `intermediate_destinations_version` is not the trip's current
+    ///   one (Fleet Engine's guard against racing a change of the destinations);
     ///   INVALID_ARGUMENT for an index outside the destinations.
     func apply(_ source: Trip, to trip: inout Trip, now: Timestamp) throws(FleetEngineError) {
         if !RemainingWaypoints.isActive(trip.tripStatus) {
@@ -61,18 +62,21 @@ struct TripFieldMask: Sendable {
         for path in paths {
             switch path {
             case "vehicle_id": trip.vehicleID = source.vehicleID
-            case "trip_status": trip.tripStatus = source.tripStatus
+            case "trip_status":
+                // UpdateTripRequest.trip: the version, when given with this status, "must be
+                // consistent with Fleet Engine's version. If it isn't, the request fails."
+                if source.tripStatus == .enrouteToIntermediateDestination,
+                    source.intermediateDestinationsVersion != nil
+                {
+                    try Self.checkDestinationsVersion(of: source, against: trip)
+                }
+                trip.tripStatus = source.tripStatus
             case "pickup_point": trip.pickupPoint = source.pickupPoint
             case "actual_pickup_point": trip.actualPickupPoint = source.actualPickupPoint
             case "actual_pickup_arrival_point": trip.actualPickupArrivalPoint = source.actualPickupArrivalPoint
             case "intermediate_destinations": trip.intermediateDestinations = source.intermediateDestinations
             case "intermediate_destination_index":
-                if source.intermediateDestinationsVersion != trip.intermediateDestinationsVersion {
-                    throw EmulatorErrors.withReason(
-                        .failedPrecondition, reason: "STALE_INTERMEDIATE_DESTINATIONS_VERSION",
-                        "intermediate_destinations_version does not match the trip's current version",
-                        metadata: ["trip": trip.name])
-                }
+                try Self.checkDestinationsVersion(of: source, against: trip)
                 trip.intermediateDestinationIndex = source.intermediateDestinationIndex
             case "actual_intermediate_destination_arrival_points":
                 trip.actualIntermediateDestinationArrivalPoints = source.actualIntermediateDestinationArrivalPoints
@@ -103,6 +107,17 @@ struct TripFieldMask: Sendable {
         // carry paths, distances and ETAs that an update of, say, the passenger count must not wipe.
         if !Self.waypointSources.isDisjoint(with: paths) {
             trip.remainingWaypoints = RemainingWaypoints.derive(for: trip)
+        }
+    }
+
+    /// Fleet Engine's guard against racing a change of the destinations: the request's
+    /// `intermediate_destinations_version` must be the stored trip's.
+    private static func checkDestinationsVersion(of source: Trip, against trip: Trip) throws(FleetEngineError) {
+        guard source.intermediateDestinationsVersion == trip.intermediateDestinationsVersion else {
+            throw EmulatorErrors.withReason(
+                .failedPrecondition, reason: "STALE_INTERMEDIATE_DESTINATIONS_VERSION",
+                "intermediate_destinations_version does not match the trip's current version",
+                metadata: ["trip": trip.name])
         }
     }
 

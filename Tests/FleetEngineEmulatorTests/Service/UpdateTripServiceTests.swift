@@ -219,6 +219,37 @@ struct UpdateTripServiceTests {
     }
 
     @Test(
+        "ENROUTE_TO_INTERMEDIATE_DESTINATION with a stale intermediate_destinations_version is FAILED_PRECONDITION")
+    func staleVersionGuardsTheStatusChange() throws {
+        let harness = ServiceHarness()
+        var given = ServiceFixtures.tripToCreate(vehicleID: "vehicle-1")
+        given.intermediateDestinations = ServiceFixtures.stops
+        _ = try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "trip-1", trip: given))
+        harness.clock.advance(by: .seconds(10))
+        var newStops = Trip()
+        newStops.intermediateDestinations = ServiceFixtures.stops.reversed()
+        let replaced = try harness.update(Self.name, ["intermediate_destinations"], newStops)
+        #expect(replaced.intermediateDestinationsVersion == ServiceHarness.time(10))
+
+        // UpdateTripRequest.trip: "The Trip.intermediate_destinations_version passed must be consistent
+        // with Fleet Engine's version. If it isn't, the request fails."
+        var change = Trip()
+        change.tripStatus = .enrouteToIntermediateDestination
+        change.intermediateDestinationsVersion = ServiceHarness.time(0)
+        let stale = try #require(fleetEngineError { try harness.update(Self.name, ["trip_status"], change) })
+        #expect(stale.code == .failedPrecondition)
+        #expect(
+            stale.details == [
+                ServiceFixtures.errorInfo(
+                    reason: "STALE_INTERMEDIATE_DESTINATIONS_VERSION", metadata: ["trip": Self.name])
+            ])
+        #expect(try harness.get(Self.name) == replaced)
+
+        change.intermediateDestinationsVersion = ServiceHarness.time(10)
+        #expect(try harness.update(Self.name, ["trip_status"], change).tripStatus == .enrouteToIntermediateDestination)
+    }
+
+    @Test(
         "an intermediate_destination_index outside the destinations is INVALID_ARGUMENT",
         arguments: [Int32(-1), 2, 3])
     func intermediateIndexOutsideDestinationsIsRefused(_ index: Int32) throws {

@@ -44,6 +44,9 @@ extension TripModel {
             phase = .following
             trip = nil
             parts = .none
+            heldView = nil
+            // The backoff belongs to one following: a new one starts from the first delay.
+            serverFailures = 0
             return generation
         }
 

@@ -7,7 +7,8 @@ import FleetEngineStatus
 /// every event from the moment it was made, in order, buffered for it alone, so a slow consumer
 /// holds up neither other consumers nor other trips. The sequence finishes after the events of a
 /// `COMPLETE` or `CANCELED` trip. It ends with an error only when following cannot go on: CANCELLED
-/// when the trip service stopped first, RESOURCE_EXHAUSTED when this consumer fell
+/// when the trip service stopped first (or forgot the model, ``TripService/forgetTripModel(for:)``),
+/// RESOURCE_EXHAUSTED when this consumer fell
 /// ``TripModelOptions/updatesBufferLimit`` events behind. Failed refreshes are events
 /// (``TripEvent/updateFailed(_:)``), not errors: following goes on after them.
 public struct TripUpdates: AsyncSequence, Sendable {

@@ -203,6 +203,18 @@ struct ConnectionBehaviourTests {
         let durations = try metrics.expectTimer("fleetengine_client_call_duration", [("method", "GetTrip")])
         #expect(durations.values.count == 3)
     }
+
+    @Test("run() called again while it runs: FAILED_PRECONDITION, and the first run goes on serving calls")
+    func secondRunIsRefused() async throws {
+        try await withEmulatorAndClient { _, client in
+            // A call that succeeds shows that the first run() (the scope's) is running.
+            _ = try await client.createTrip(Fixtures.create("before"))
+            let error = await fleetEngineError { try await client.run() }
+            #expect(error?.code == .failedPrecondition)
+            #expect(error?.origin == .local)
+            _ = try await client.createTrip(Fixtures.create("after"))
+        }
+    }
 }
 
 /// Keeps every log record, rendered with its metadata.
@@ -226,6 +238,7 @@ struct RecordingLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         records.append(event.level, "\(event.message) \(merged)")
     }
+
 }
 
 @Suite("Calls never wait forever for a connection")

@@ -167,4 +167,21 @@ struct SubscriptionTests {
             #expect(harness.service.tripModel(for: name).modelState == .idle)
         }
     }
+
+    @Test("run() called again while it runs returns at once; the first run goes on refreshing")
+    func secondRunReturns() async throws {
+        try await withTracking(count: 1) { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            let recorder = EventRecorder()
+            model.register(recorder)
+            // A refresh that delivers shows that the first run() (the harness's) is running.
+            await model.refresh()
+            #expect(recorder.take().first?.name == "tripUpdated")
+            await harness.service.run()
+            harness.clock.advance(by: .seconds(30))
+            await model.refresh()
+            #expect(model.modelState == .following)
+            #expect(!recorder.take().isEmpty, "the trip moved, so the refresh after the second run() delivers")
+        }
+    }
 }

@@ -100,10 +100,11 @@ public final class FleetEngineClient: Sendable, Service {
     /// Runs the client's connections until ``beginGracefulShutdown()`` is called (then returns
     /// once the calls in flight have finished) or the task is cancelled (then closes at once).
     /// As a `ServiceLifecycle` service, a graceful shutdown of the group shuts the client down
-    /// gracefully.
+    /// gracefully. It runs once at a time: called again while it runs, it throws
+    /// FAILED_PRECONDITION and the first goes on.
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            await manager.run()
+        try await withGracefulShutdownHandler {
+            try await manager.run()
         } onGracefulShutdown: {
             self.beginGracefulShutdown()
         }

@@ -32,6 +32,7 @@ final class ConnectionManager: Sendable {
         var nextWaiterID = 0
         var connections: [Int: HTTP2Connection] = [:]
         var shutdownRequested = false
+        var isRunning = false
     }
 
     private let connector: Connector
@@ -144,9 +145,23 @@ final class ConnectionManager: Sendable {
         origin: .connection(requestSent: false)
     )
 
+    static let alreadyRunningError = FleetEngineError(
+        code: .failedPrecondition,
+        message: "the client's run() is already running: a client runs once at a time",
+        origin: .local
+    )
+
     /// Opens connections as calls need them, until ``beginGracefulShutdown()`` or cancellation.
-    /// After a graceful shutdown it returns once the calls in flight have finished.
-    func run() async {
+    /// After a graceful shutdown it returns once the calls in flight have finished. A second
+    /// call while one runs fails with FAILED_PRECONDITION: both would wait on one event stream.
+    func run() async throws(FleetEngineError) {
+        let isOnlyRun = shared.withLock { shared -> Bool in
+            guard !shared.isRunning else { return false }
+            shared.isRunning = true
+            return true
+        }
+        guard isOnlyRun else { throw Self.alreadyRunningError }
+        defer { shared.withLock { $0.isRunning = false } }
         await withTaskCancellationHandler {
             await handleEvents()
         } onCancel: {

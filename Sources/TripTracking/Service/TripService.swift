@@ -42,6 +42,7 @@ public final class TripService: Sendable, Service {
     private let logger: Logger
     private let models = Mutex<[String: TripModel]>([:])
     private let starts = RefreshStarts()
+    private let isRunning = Mutex(false)
     let timers: RefreshTimers
     /// Where refreshes run, and so where subscribers are called.
     private let refreshExecutor: any TaskExecutor
@@ -120,7 +121,20 @@ public final class TripService: Sendable, Service {
     /// Runs the refreshes of every followed trip until ``beginGracefulShutdown()`` is called (the
     /// refreshes in flight finish, then it returns) or the task is cancelled (at once). As a
     /// `ServiceLifecycle` service, a graceful shutdown of the group stops it gracefully.
+    ///
+    /// It runs once at a time: called again while it runs, it logs a warning and returns at once,
+    /// and the first goes on.
     public func run() async {
+        let isOnlyRun = isRunning.withLock { isRunning -> Bool in
+            guard !isRunning else { return false }
+            isRunning = true
+            return true
+        }
+        guard isOnlyRun else {
+            logger.warning("TripService.run() called while it runs; this call returns at once")
+            return
+        }
+        defer { isRunning.withLock { $0 = false } }
         await withGracefulShutdownHandler {
             // The loop that takes the starts and the refreshes it adds prefer the refresh
             // executor. By default that is the client's event loop: a timer fires there, the

@@ -1,5 +1,13 @@
 import FleetEngineStatus
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Exponential backoff with jitter: the n-th wait (from 0) is `initial × multiplier^n`, capped at
 /// `maximum`, then moved at random by up to ± `jitter` of itself so that many clients that failed
 /// together do not come back together.
@@ -22,21 +30,33 @@ public struct Backoff: Sendable, Hashable {
     }
 
     /// The wait before attempt `retry + 1`, without jitter.
+    ///
+    /// Worked out in one step rather than one multiplication per retry, so that any retry count
+    /// (a connection down for days counts its attempts) is answered at once. A negative duration
+    /// counts as zero; a multiplier that leaves no wait (NaN, a negative one, infinity times a zero
+    /// first wait) gives the maximum; no wait is longer than `Int64.max` seconds.
     public func nominalDelay(afterRetry retry: Int) -> Duration {
-        var seconds = initial.seconds
-        for _ in 0..<max(retry, 0) {
-            seconds *= multiplier
-            if seconds >= maximum.seconds { break }
-        }
-        return .seconds(min(seconds, maximum.seconds))
+        let maximum = max(maximum.seconds, 0)
+        let grown = max(initial.seconds, 0) * pow(multiplier, Double(max(retry, 0)))
+        return Self.duration(seconds: grown >= 0 ? min(grown, maximum) : maximum)
     }
 
     /// The wait before attempt `retry + 1`, with jitter drawn from `generator`.
+    ///
+    /// A ``jitter`` set outside 0…1 after the backoff was made is taken as the nearest end of
+    /// that range, as ``init(initial:multiplier:maximum:jitter:)`` takes it, and NaN as no jitter.
     public func delay(afterRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let nominal = nominalDelay(afterRetry: retry).seconds
+        let jitter = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
         guard jitter > 0 else { return .seconds(nominal) }
         let factor = Double.random(in: (1 - jitter)...(1 + jitter), using: &generator)
-        return .seconds(nominal * factor)
+        return Self.duration(seconds: nominal * factor)
+    }
+
+    /// `seconds` as a `Duration`, `Int64.max` seconds at most: `Duration.seconds(_:)` traps on a
+    /// value it cannot hold, and a maximum near the longest `Duration` can be exceeded by jitter.
+    private static func duration(seconds: Double) -> Duration {
+        seconds < Double(Int64.max) ? .seconds(seconds) : .seconds(Int64.max)
     }
 }
 
@@ -106,9 +126,9 @@ extension FleetEngineError {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
+    /// The duration in seconds, as a `Double`. Not from `components`, which traps for a duration
+    /// of more than `Int64.max` seconds.
     var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        self / .seconds(1)
     }
 }

@@ -12,9 +12,10 @@ public struct ClientConfiguration: Sendable {
     /// The deadline of a call that does not set its own, sent as `grpc-timeout`. Retries happen
     /// within it.
     public var defaultDeadline: Duration
-    /// Which failures are retried, how often and how long to wait.
+    /// Which failures are retried, how often and how long to wait. A backoff with a negative wait
+    /// or a multiplier that is not a finite number above zero is refused when the client is made.
     public var retryPolicy: RetryPolicy
-    /// How long to wait between connection attempts after one fails.
+    /// How long to wait between connection attempts after one fails; checked as ``retryPolicy``'s.
     public var reconnectBackoff: Backoff
     /// PINGs on an idle connection, to find a dead one before a call does; nil sends none.
     public var keepalive: Keepalive?

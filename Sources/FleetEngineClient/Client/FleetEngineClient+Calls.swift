@@ -9,7 +9,8 @@ public struct CallOptions: Sendable {
     /// How long the call may take, retries included; the configuration's default when nil. A
     /// timeout longer than ``longestTimeout`` is taken as that.
     public var timeout: Duration?
-    /// The retry policy for this call; the configuration's when nil.
+    /// The retry policy for this call; the configuration's when nil. A policy whose backoff
+    /// cannot be used fails the call with INVALID_ARGUMENT before anything is sent.
     public var retryPolicy: RetryPolicy?
     /// Extra request metadata (lower-case names; `-bin` names carry base64 values).
     public var metadata: [(name: String, value: String)]
@@ -46,6 +47,7 @@ extension FleetEngineClient {
         let started = ContinuousClock.now
         let timeout = min(options.timeout ?? configuration.defaultDeadline, CallOptions.longestTimeout)
         let deadline = started + timeout
+        if let policy = options.retryPolicy { try policy.check(field: "CallOptions.retryPolicy") }
         let policy = options.retryPolicy ?? configuration.retryPolicy
         let body = try Self.framedBody(request.serializedBytes())
         var refreshedToken = false

@@ -63,8 +63,10 @@ public final class FleetEngineClient: Sendable, Service {
     ///     `fleetengine_client_failures_total` (dimensions `method` and `code`, the status name)
     ///     and the timer `fleetengine_client_call_duration` (dimension `method`, retries
     ///     included); the process's bootstrapped backend by default.
-    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, or the endpoint's host
-    ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII).
+    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, the endpoint's host
+    ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), or
+    ///   a backoff (the retry policy's, the reconnect one) has a negative wait or a multiplier that
+    ///   is not a finite number above zero.
     public init(
         configuration: ClientConfiguration = ClientConfiguration(),
         tokenProvider: any TokenProvider,
@@ -72,6 +74,8 @@ public final class FleetEngineClient: Sendable, Service {
         logger: Logger = Logger(label: "fleet-engine-client", factory: { _ in SwiftLogNoOpLogHandler() }),
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(FleetEngineError) {
+        try configuration.retryPolicy.check(field: "retryPolicy")
+        try configuration.reconnectBackoff.check(field: "reconnectBackoff")
         self.configuration = configuration
         self.logger = logger
         let connector = try Connector(configuration: configuration, eventLoopGroup: eventLoopGroup)

@@ -115,6 +115,37 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 }
 
+extension Backoff {
+    /// Refuses a backoff no wait can come of: a negative first or longest wait, a multiplier that
+    /// is not a finite number above zero (gRPC's retry design A6 refuses the same in a service
+    /// config), a jitter that is NaN.
+    ///
+    /// - Throws: INVALID_ARGUMENT, refused locally, naming `field` and the value that is wrong.
+    func check(field: String) throws(FleetEngineError) {
+        let problem: String? =
+            if initial < .zero {
+                "initial wait \(initial) is negative"
+            } else if maximum < .zero {
+                "maximum wait \(maximum) is negative"
+            } else if !multiplier.isFinite || multiplier <= 0 {
+                "multiplier \(multiplier) is not a finite number above zero"
+            } else if jitter.isNaN {
+                "jitter is NaN"
+            } else {
+                nil
+            }
+        guard let problem else { return }
+        throw FleetEngineError(code: .invalidArgument, message: "\(field): the backoff's \(problem)", origin: .local)
+    }
+}
+
+extension RetryPolicy {
+    /// Refuses a policy whose backoff cannot be used (``Backoff``'s check), naming `field`.
+    func check(field: String) throws(FleetEngineError) {
+        try backoff.check(field: field + ".backoff")
+    }
+}
+
 extension FleetEngineError {
     /// Whether the request is known never to have reached the server (a refused stream, a
     /// connection that failed before sending), so sending it again cannot do anything twice. A

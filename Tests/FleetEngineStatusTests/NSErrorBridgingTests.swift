@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import FleetEngineStatus
 import Foundation
 import Testing
@@ -92,10 +93,59 @@ struct NSErrorBridgingTests {
         #expect(cause.description == "timed out")
     }
 
-    @Test func bridgedErrorReadsBackToTheSameCodeAndMessageText() {
-        let original = FleetEngineError(code: .permissionDenied, message: "no access", origin: .status)
+    @Test(arguments: ["no access", ""])
+    func bridgedErrorReadsBackToTheSameCodeAndMessage(message: String) {
+        let original = FleetEngineError(code: .permissionDenied, message: message, origin: .status)
         let back = FleetEngineError(original as NSError)
         #expect(back.code == .permissionDenied)
-        #expect(back.message == "\(StatusCode.permissionDenied.summary) no access")
+        #expect(back.message == message)
+        #expect(back.details.isEmpty)
+        // Read back once more, the message does not grow by the summary each time.
+        #expect(FleetEngineError(back as NSError).message == message)
+    }
+
+    /// `google.rpc.Status` {code 8, "Quota exceeded for trips.", [RetryInfo 3 s, ErrorInfo
+    /// RATE_LIMIT_EXCEEDED / fleetengine.googleapis.com]}, serialized by Google's Python
+    /// googleapis-common-protos.
+    static let quotaStatusBytes: [UInt8] = [
+        8, 8, 18, 25, 81, 117, 111, 116, 97, 32, 101, 120, 99, 101, 101, 100, 101, 100, 32, 102, 111, 114, 32, 116,
+        114, 105, 112, 115, 46, 26, 48, 10, 40, 116, 121, 112, 101, 46, 103, 111, 111, 103, 108, 101, 97, 112, 105,
+        115, 46, 99, 111, 109, 47, 103, 111, 111, 103, 108, 101, 46, 114, 112, 99, 46, 82, 101, 116, 114, 121, 73,
+        110, 102, 111, 18, 4, 10, 2, 8, 3, 26, 93, 10, 40, 116, 121, 112, 101, 46, 103, 111, 111, 103, 108, 101, 97,
+        112, 105, 115, 46, 99, 111, 109, 47, 103, 111, 111, 103, 108, 101, 46, 114, 112, 99, 46, 69, 114, 114, 111,
+        114, 73, 110, 102, 111, 18, 49, 10, 19, 82, 65, 84, 69, 95, 76, 73, 77, 73, 84, 95, 69, 88, 67, 69, 69, 68,
+        69, 68, 18, 26, 102, 108, 101, 101, 116, 101, 110, 103, 105, 110, 101, 46, 103, 111, 111, 103, 108, 101, 97,
+        112, 105, 115, 46, 99, 111, 109,
+    ]
+
+    @Test func bridgedErrorReadsBackWithItsDetails() throws {
+        let status = try RPCStatus(serializedBytes: Self.quotaStatusBytes)
+        let original = FleetEngineError(
+            code: .resourceExhausted, message: status.message, details: status.details.map(StatusDetail.init),
+            origin: .status)
+        let back = FleetEngineError(original as NSError)
+        #expect(back.code == .resourceExhausted)
+        #expect(back.message == "Quota exceeded for trips.")
+        #expect(back.details == original.details)
+        #expect(back.retryDelay == .seconds(3))
+        #expect(back.isRetryable)
+    }
+
+    @Test func grpcObjectiveCErrorGivesTheDetailsInItsTrailers() throws {
+        // As gRPC's Objective-C library (and the Consumer SDK on it) reports a call: the message as
+        // the localized description, the trailers under io.grpc.TrailersKey, binary values as data.
+        let error = NSError(
+            domain: "io.grpc", code: 8,
+            userInfo: [
+                NSLocalizedDescriptionKey: "Quota exceeded for trips.",
+                "io.grpc.TrailersKey": ["grpc-status-details-bin": Data(Self.quotaStatusBytes)],
+            ])
+        let converted = FleetEngineError(error)
+        #expect(converted.code == .resourceExhausted)
+        #expect(converted.message == "Quota exceeded for trips.")
+        #expect(converted.rpcStatus == (try RPCStatus(serializedBytes: Self.quotaStatusBytes)))
+        #expect(converted.details.map(\.typeName) == ["google.rpc.RetryInfo", "google.rpc.ErrorInfo"])
+        #expect(converted.retryDelay == .seconds(3))
+        #expect(converted.failureReason?.hasSuffix("Reason: RATE_LIMIT_EXCEEDED (fleetengine.googleapis.com).") == true)
     }
 }

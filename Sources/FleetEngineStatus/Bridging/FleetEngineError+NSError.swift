@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import Foundation
 
 extension FleetEngineError: CustomNSError, LocalizedError {
@@ -10,14 +11,30 @@ extension FleetEngineError: CustomNSError, LocalizedError {
     /// The gRPC status code, as a number (a code gRPC does not define stays as it arrived).
     public var errorCode: Int { code.rawValue }
 
+    /// The `userInfo` key of the trailers in gRPC's Objective-C library's errors (`kGRPCTrailersKey`):
+    /// a dictionary of metadata, binary (`-bin`) values as `Data`, so `grpc-status-details-bin` too.
+    public static let trailersUserInfoKey = "io.grpc.TrailersKey"
+
+    /// The `userInfo` key of ``message`` as it is: the localized description puts the code's
+    /// summary before it, so reading that back would not give the same message.
+    public static let messageUserInfoKey = "FleetEngineErrorMessage"
+
     /// The localized texts, so that `(error as NSError).localizedDescription` and its siblings say
-    /// what ``errorDescription``, ``failureReason`` and ``recoverySuggestion`` say.
+    /// what ``errorDescription``, ``failureReason`` and ``recoverySuggestion`` say; the message
+    /// under ``messageUserInfoKey``; and the details, when there are any, as gRPC's Objective-C
+    /// library hands them over: `grpc-status-details-bin` in the trailers (``trailersUserInfoKey``).
+    /// ``init(_:)-(NSError)`` reads all of them back.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [
             NSLocalizedDescriptionKey: errorDescription ?? code.summary,
             NSLocalizedFailureReasonErrorKey: failureReason ?? code.meaning,
             NSLocalizedRecoverySuggestionErrorKey: recoverySuggestion ?? code.recoverySuggestion,
+            Self.messageUserInfoKey: message,
         ]
+        if !details.isEmpty {
+            let bytes = callStatus.rpcStatusMessage.serializedBytes()
+            info[Self.trailersUserInfoKey] = [Self.statusDetailsKey: Data(bytes)]
+        }
         if let cause { info[NSUnderlyingErrorKey] = cause as NSError }
         return info
     }
@@ -44,16 +61,32 @@ extension FleetEngineError: CustomNSError, LocalizedError {
         return "\(code.recoverySuggestion) The server asked for a delay of \(retryDelay) before a retry."
     }
 
-    /// Reads an `NSError`: one of domain `io.grpc` keeps its code (and its localized description as
-    /// the message); one of any other domain becomes UNKNOWN, with the `NSError` as the cause.
+    /// Reads an `NSError`: one of domain `io.grpc` keeps its code, its message (``messageUserInfoKey``
+    /// when it has one, else its localized description, as gRPC's Objective-C library puts it there)
+    /// and the details of `grpc-status-details-bin` in its trailers (``trailersUserInfoKey``); one of
+    /// any other domain becomes UNKNOWN, with the `NSError` as the cause.
     public init(_ error: NSError) {
         if error.domain == Self.grpcErrorDomain {
             self.init(
                 code: StatusCode(rawValue: error.code),
-                message: error.userInfo[NSLocalizedDescriptionKey] as? String ?? "",
+                message: error.userInfo[Self.messageUserInfoKey] as? String
+                    ?? error.userInfo[NSLocalizedDescriptionKey] as? String ?? "",
                 origin: .bridged,
                 cause: BridgedNSError(domain: error.domain, code: error.code, description: error.localizedDescription)
             )
+            let trailers = error.userInfo[Self.trailersUserInfoKey] as? [String: Any]
+            if let data = trailers?[Self.statusDetailsKey] as? Data {
+                do throws(CodecError) {
+                    let status = try RPCStatus(serializedBytes: [UInt8](data))
+                    rpcStatus = status
+                    details = status.details.map(StatusDetail.init)
+                } catch {
+                    var text: [UInt8] = []
+                    Base64.encode([UInt8](data), into: &text, padded: false)
+                    statusDetailsProblem = StatusDetailsProblem(
+                        rawValue: String(decoding: text, as: UTF8.self), reason: error)
+                }
+            }
         } else {
             self.init(
                 code: .unknown,

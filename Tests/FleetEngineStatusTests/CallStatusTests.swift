@@ -229,4 +229,13 @@ struct CallStatusTests {
         #expect(message.details.map(\.typeURL) == ["type.googleapis.com/google.rpc.RequestInfo"])
         #expect(message.details.first?.value == SampleDetails.requestInfo.serializedBytes())
     }
+
+    static let codesOutsideInt32: [(Int, Int32)] = [
+        (1 << 32 | 5, 2), (-(1 << 32) + 14, 2), (Int(Int32.max) + 1, 2), (Int(Int32.min), Int32.min), (17, 17),
+    ]
+
+    @Test(arguments: codesOutsideInt32)
+    func rpcStatusMessageCodeOutsideInt32IsUnknownNotCut(code: Int, expected: Int32) {
+        #expect(CallStatus(code: StatusCode(rawValue: code), message: "m").rpcStatusMessage.code == expected)
+    }
 }

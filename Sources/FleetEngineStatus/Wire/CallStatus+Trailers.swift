@@ -1,10 +1,12 @@
 import FleetEngineCodec
 
 extension CallStatus {
-    /// The status as a `google.rpc.Status`: the code, the message and the details.
+    /// The status as a `google.rpc.Status`: the code, the message and the details. A code that
+    /// does not fit the message's `int32` is UNKNOWN there, as gRPC counts any code it does not
+    /// define (cutting it to 32 bits could make it another code).
     public var rpcStatusMessage: RPCStatus {
         var status = RPCStatus()
-        status.code = Int32(truncatingIfNeeded: code.rawValue)
+        status.code = Int32(exactly: code.rawValue) ?? Int32(StatusCode.unknown.rawValue)
         status.message = message
         status.details = details.map(\.anyMessage)
         return status

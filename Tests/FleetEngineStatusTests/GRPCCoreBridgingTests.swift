@@ -115,6 +115,18 @@ struct GRPCCoreBridgingTests {
         #expect(FleetEngineError(code: code, message: "").rpcErrorCode == .unknown)
     }
 
+    /// Google's clients refuse a `grpc-status-details-bin` whose code is not `grpc-status`
+    /// (grpcio-status's `rpc_status.from_call` raises ValueError, so google-api-core does too).
+    @Test(arguments: [StatusCode.ok, StatusCode(rawValue: 17), StatusCode(rawValue: 1 << 32 | 5)])
+    func detailsOfACodeGrpcSwiftCannotCarryNameTheCodeSent(code: StatusCode) throws {
+        let error = FleetEngineError(code: code, message: "odd", details: Self.details, origin: .status)
+        let values = Array(error.rpcErrorMetadata[binaryValues: "grpc-status-details-bin"])
+        let status = try RPCStatus(serializedBytes: try #require(values.first))
+        #expect(status.code == 2)
+        #expect(status.message == "odd")
+        #expect(status.details.map(StatusDetail.init) == Self.details)
+    }
+
     @Test func statusOKIsNoError() {
         #expect(FleetEngineError(Status(code: .ok, message: "fine")) == nil)
     }

@@ -42,10 +42,14 @@ extension FleetEngineError: RPCErrorConvertible {
     public var rpcErrorMessage: String { message }
 
     /// `grpc-status-details-bin` with the ``details`` as a `google.rpc.Status`, when there are any.
+    /// Its code is the one sent as `grpc-status` (``rpcErrorCode``): Google's clients refuse a
+    /// status whose details name another code (grpcio-status's `rpc_status.from_call` raises).
     public var rpcErrorMetadata: Metadata {
         guard !details.isEmpty else { return [:] }
+        var status = callStatus.rpcStatusMessage
+        status.code = Int32(rpcErrorCode.rawValue)
         var metadata = Metadata()
-        metadata.addBinary(callStatus.rpcStatusMessage.serializedBytes(), forKey: Self.statusDetailsKey)
+        metadata.addBinary(status.serializedBytes(), forKey: Self.statusDetailsKey)
         return metadata
     }
 

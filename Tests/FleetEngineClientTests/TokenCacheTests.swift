@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import FleetEngineStatus
 import FleetEngineWire
 import Synchronization
@@ -70,6 +71,40 @@ struct TokenCacheTests {
         #expect(cache.count == 2)
         _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
         #expect(provider.count == 3)
+    }
+
+    /// 2100-01-01T00:00:00Z, in seconds since 1970.
+    static let year2100 = 4_102_444_800
+
+    @Test(
+        "the exp claim is read after a claim whose value is \"exp\", with spaces around its colon, and in exponent form",
+        arguments: [
+            #"{"sub":"exp","exp":4102444800}"#,
+            #"{"authorization":{"tripid":"exp"},"exp":4102444800}"#,
+            #"{"exp" : 4102444800}"#,
+            #"{"exp":4.1024448E9}"#,
+            #"{"exp":4102444800.0}"#,
+        ])
+    func expClaimIsFound(payload: String) throws {
+        var text: [UInt8] = []
+        Base64.encode(Array(payload.utf8), into: &text, padded: false)
+        let token = "eyJhbGciOiJIUzI1NiJ9." + String(decoding: text, as: UTF8.self) + ".c2ln"
+        let expiry = try #require(TokenCache.expiryClaim(of: token))
+        // Whenever the test runs before 2100, its exp is ahead, and less than 2100 - 1970 years.
+        #expect(expiry > .zero && expiry < .seconds(Self.year2100))
+    }
+
+    @Test(
+        "a JWT without a number for exp has no expiry claim",
+        arguments: [
+            #"{"sub":"exp"}"#, #"{"exp":"soon"}"#, #"{"exp":}"#, #"{}"#,
+        ])
+    func noExpClaim(payload: String) {
+        var text: [UInt8] = []
+        Base64.encode(Array(payload.utf8), into: &text, padded: false)
+        #expect(
+            TokenCache.expiryClaim(of: "eyJhbGciOiJIUzI1NiJ9." + String(decoding: text, as: UTF8.self) + ".c2ln") == nil
+        )
     }
 }
 

@@ -259,22 +259,38 @@ final class TokenCache: Sendable {
     /// The furthest an `exp` claim is taken to be from now, in seconds: about a thousand years.
     private static let farClaim = 3.2e10
 
-    /// The number after `"name":` at the top of a small JSON object; enough for `exp`, which is
-    /// always a plain number, without a JSON parser in the call path.
+    /// The number after `"name":` in a small JSON object; enough for `exp`, which is always a
+    /// plain number, without a JSON parser in the call path. The name is looked for as a member's
+    /// name, one followed by `:`, so a claim whose value is `"exp"` (a subject, a trip id) is passed
+    /// over; the number may have a fraction and an exponent (RFC 8259 section 6).
     private static func numberClaim(_ name: String, in json: [UInt8]) -> Double? {
         let key = Array("\"\(name)\"".utf8)
-        guard json.count > key.count else { return nil }
         var index = 0
         while index + key.count <= json.count {
-            if json[index..<(index + key.count)].elementsEqual(key) {
-                var cursor = index + key.count
-                while cursor < json.count, json[cursor] == 0x20 || json[cursor] == 0x3A { cursor += 1 }
-                var end = cursor
-                while end < json.count, (0x30...0x39).contains(json[end]) || json[end] == 0x2E { end += 1 }
-                return Double(String(decoding: json[cursor..<end], as: UTF8.self))
-            }
-            index += 1
+            defer { index += 1 }
+            guard json[index..<(index + key.count)].elementsEqual(key) else { continue }
+            var cursor = index + key.count
+            while cursor < json.count, isJSONSpace(json[cursor]) { cursor += 1 }
+            guard cursor < json.count, json[cursor] == UInt8(ascii: ":") else { continue }
+            cursor += 1
+            while cursor < json.count, isJSONSpace(json[cursor]) { cursor += 1 }
+            var end = cursor
+            while end < json.count, isNumberByte(json[end]) { end += 1 }
+            return Double(String(decoding: json[cursor..<end], as: UTF8.self))
         }
         return nil
+    }
+
+    private static func isJSONSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
     }
 }

@@ -85,7 +85,7 @@ extension FleetEngineClient {
                 tokenRequest.isRefresh = false
                 guard
                     let delay = retryDelay(
-                        after: error, attempt: attempt, policy: policy, pushback: pushback, isRead: target.isRead,
+                        after: error, attempt: attempt, policy: policy, pushback: pushback, target: target,
                         deadline: deadline, generator: &generator)
                 else {
                     metrics.record(method: target.method, code: error.code, duration: .now - started)
@@ -117,7 +117,7 @@ extension FleetEngineClient {
         attempt: Int,
         policy: RetryPolicy,
         pushback: GRPCRetryPushback,
-        isRead: Bool,
+        target: CallTarget,
         deadline: ContinuousClock.Instant,
         generator: inout SystemRandomNumberGenerator
     ) -> Duration? {
@@ -127,7 +127,9 @@ extension FleetEngineClient {
         if error.isSafeToResend, attempt == 1 {
             return ContinuousClock.now < deadline ? .zero : nil
         }
-        guard attempt < policy.maxAttempts, policy.retries(error, isRead: isRead) else { return nil }
+        guard attempt < policy.maxAttempts, policy.retries(error, method: target.method, isRead: target.isRead) else {
+            return nil
+        }
         let delay: Duration
         if case .after(let serverDelay) = pushback {
             delay = serverDelay

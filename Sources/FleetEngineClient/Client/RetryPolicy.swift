@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineWire
 
 #if canImport(Glibc)
     import Glibc
@@ -77,36 +78,54 @@ public struct RetryPolicy: Sendable, Hashable {
     public var retryableCodes: Set<StatusCode>
     /// Codes retried in addition for reads (GetTrip, SearchTrips), which are safe to repeat.
     public var additionalRetryableCodesForReads: Set<StatusCode>
+    /// Methods whose failures are not retried whatever their code; a request known not to have
+    /// reached the server is still sent again.
+    public var methodsNotRetried: Set<GRPCMethodPath>
 
     /// A policy from its parts.
     public init(
         maxAttempts: Int,
         backoff: Backoff,
         retryableCodes: Set<StatusCode>,
-        additionalRetryableCodesForReads: Set<StatusCode> = []
+        additionalRetryableCodesForReads: Set<StatusCode> = [],
+        methodsNotRetried: Set<GRPCMethodPath> = []
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.retryableCodes = retryableCodes
         self.additionalRetryableCodesForReads = additionalRetryableCodesForReads
+        self.methodsNotRetried = methodsNotRetried
     }
 
     /// Google's published policy for Fleet Engine's TripService (5 attempts, 1 s rising ×1.3 to
-    /// 10 s, on UNAVAILABLE), extended for reads to the rest of the server/network family that a
-    /// server can answer with: ABORTED and CANCELLED. DEADLINE_EXCEEDED is not retried: the call's
-    /// own deadline is the limit, and a server-side deadline would recur.
+    /// 10 s, on UNAVAILABLE, for CreateTrip, GetTrip, UpdateTrip and SearchTrips; DeleteTrip and
+    /// ReportBillableTrip are not retried, as Google's generated clients leave them without a retry,
+    /// so that a trip is not reported for billing twice), extended for reads to the rest of the
+    /// server/network family that a server can answer with: ABORTED and CANCELLED.
+    /// DEADLINE_EXCEEDED is not retried: the call's own deadline is the limit, and a server-side
+    /// deadline would recur.
     public static let fleetEngine = RetryPolicy(
         maxAttempts: 5,
         backoff: Backoff(initial: .seconds(1), multiplier: 1.3, maximum: .seconds(10), jitter: 0.2),
         retryableCodes: [.unavailable],
-        additionalRetryableCodesForReads: [.aborted, .cancelled]
+        additionalRetryableCodesForReads: [.aborted, .cancelled],
+        methodsNotRetried: [.deleteTrip, .reportBillableTrip]
     )
 
     /// No retries at all.
     public static let none = RetryPolicy(
         maxAttempts: 1, backoff: Backoff(initial: .zero, multiplier: 1, maximum: .zero), retryableCodes: [])
 
-    /// Whether an error of this code is retried for a method that is (or is not) a read.
+    /// Whether an error is retried for `method`, a read or not: never for a method in
+    /// ``methodsNotRetried`` unless the request is known not to have reached the server, otherwise
+    /// as ``retries(_:isRead:)`` says.
+    public func retries(_ error: FleetEngineError, method: GRPCMethodPath, isRead: Bool) -> Bool {
+        if methodsNotRetried.contains(method), !error.isSafeToResend { return false }
+        return retries(error, isRead: isRead)
+    }
+
+    /// Whether an error of this code is retried for a method that is (or is not) a read, whatever
+    /// the method (``methodsNotRetried`` is not looked at).
     public func retries(_ error: FleetEngineError, isRead: Bool) -> Bool {
         if error.isSafeToResend { return true }
         let code = error.code.effective

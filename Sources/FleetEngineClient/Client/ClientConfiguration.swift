@@ -55,7 +55,7 @@ public struct ClientConfiguration: Sendable {
     public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         /// A host name or IP address.
         public var host: String
-        /// The TCP port.
+        /// The TCP port, 1 to 65535; a client is not made with another.
         public var port: Int
 
         /// A host and port.

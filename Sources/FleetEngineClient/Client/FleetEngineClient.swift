@@ -66,7 +66,7 @@ public final class FleetEngineClient: Sendable, Service {
     /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, the endpoint's host
     ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), or
     ///   a backoff (the retry policy's, the reconnect one) has a negative wait or a multiplier that
-    ///   is not a finite number above zero.
+    ///   is not a finite number above zero, or the endpoint's port is not 1 to 65535.
     public init(
         configuration: ClientConfiguration = ClientConfiguration(),
         tokenProvider: any TokenProvider,
@@ -74,6 +74,13 @@ public final class FleetEngineClient: Sendable, Service {
         logger: Logger = Logger(label: "fleet-engine-client", factory: { _ in SwiftLogNoOpLogHandler() }),
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) throws(FleetEngineError) {
+        // NIO cuts a port to 16 bits: 70000 would connect to 4464, and send the token there.
+        guard (1...65_535).contains(configuration.endpoint.port) else {
+            throw FleetEngineError(
+                code: .invalidArgument,
+                message: "the endpoint's port \(configuration.endpoint.port) is not a TCP port (1 to 65535)",
+                origin: .local)
+        }
         try configuration.retryPolicy.check(field: "retryPolicy")
         try configuration.reconnectBackoff.check(field: "reconnectBackoff")
         self.configuration = configuration

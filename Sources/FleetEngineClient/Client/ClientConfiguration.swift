@@ -125,6 +125,7 @@ public struct ClientConfiguration: Sendable {
 
         /// A PING every `interval` while calls are in flight (or always, with
         /// `permitWithoutCalls`), failing the connection when one is unanswered after `timeout`.
+        /// Both must be above zero: a client is not made with either at or below it.
         public init(interval: Duration, timeout: Duration = .seconds(20), permitWithoutCalls: Bool = false) {
             self.interval = interval
             self.timeout = timeout

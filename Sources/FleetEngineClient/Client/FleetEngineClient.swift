@@ -66,7 +66,8 @@ public final class FleetEngineClient: Sendable, Service {
     /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, the endpoint's host
     ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), or
     ///   a backoff (the retry policy's, the reconnect one) has a negative wait or a multiplier that
-    ///   is not a finite number above zero, or the endpoint's port is not 1 to 65535.
+    ///   is not a finite number above zero, the endpoint's port is not 1 to 65535, or the
+    ///   keepalive's interval or timeout is not above zero.
     public init(
         configuration: ClientConfiguration = ClientConfiguration(),
         tokenProvider: any TokenProvider,
@@ -80,6 +81,14 @@ public final class FleetEngineClient: Sendable, Service {
                 code: .invalidArgument,
                 message: "the endpoint's port \(configuration.endpoint.port) is not a TCP port (1 to 65535)",
                 origin: .local)
+        }
+        if let keepalive = configuration.keepalive {
+            // A zero interval would run the PING task without pause for the connection's life.
+            for (field, value) in [("interval", keepalive.interval), ("timeout", keepalive.timeout)]
+            where value <= .zero {
+                throw FleetEngineError(
+                    code: .invalidArgument, message: "keepalive.\(field) \(value) is not above zero", origin: .local)
+            }
         }
         try configuration.retryPolicy.check(field: "retryPolicy")
         try configuration.reconnectBackoff.check(field: "reconnectBackoff")

@@ -192,6 +192,23 @@ struct CallStatusTests {
         #expect(CallStatus(code: StatusCode(rawValue: 99)).trailerValues == ("99", nil, nil))
     }
 
+    /// gRPC PROTOCOL-HTTP2, "Responses": Status → "grpc-status" 1*DIGIT; a code that is negative
+    /// or past what `grpc-status` readers take (`int32`) goes out as UNKNOWN, in the details too.
+    @Test(arguments: [-3, Int(Int32.min), Int(Int32.max) + 1, 1 << 32 | 5])
+    func trailerValuesOfACodeGrpcStatusCannotCarryAreUnknown(code: Int) throws {
+        let original = CallStatus(
+            code: StatusCode(rawValue: code), message: "odd", details: [.errorInfo(SampleDetails.errorInfo)])
+        let values = original.trailerValues
+        #expect(values.grpcStatus == "2")
+        let read = CallStatus(
+            grpcStatus: values.grpcStatus, grpcMessage: values.grpcMessage,
+            grpcStatusDetailsBin: values.grpcStatusDetailsBin)
+        #expect(read.code == .unknown)
+        #expect(read.message == "odd")
+        #expect(read.rpcStatus?.code == 2)
+        #expect(read.details == [.errorInfo(SampleDetails.errorInfo)])
+    }
+
     static let roundTrips: [(StatusCode, String, [StatusDetail])] = [
         (.notFound, "Trip not found", []),
         (.invalidArgument, "", [.badRequest(SampleDetails.badRequest)]),

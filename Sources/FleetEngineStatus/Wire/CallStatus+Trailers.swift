@@ -15,15 +15,21 @@ extension CallStatus {
     /// The trailer values a server sends for this status (gRPC's doc/PROTOCOL-HTTP2.md, "Responses"):
     /// `grpc-status`, `grpc-message` percent-encoded (nil when the message is empty), and
     /// `grpc-status-details-bin` as unpadded base64 of the ``rpcStatusMessage`` (nil without details).
+    ///
+    /// `grpc-status` is 1*DIGIT, and readers take it as an `int32`: a code that is negative or
+    /// larger goes out as UNKNOWN, and the details say the same code, as Google's clients require.
     public var trailerValues: (grpcStatus: String, grpcMessage: String?, grpcStatusDetailsBin: String?) {
         let message = self.message.isEmpty ? nil : StatusMessageText.encode(self.message)
+        let sent = (0...Int(Int32.max)).contains(code.rawValue) ? code : .unknown
         var detailsBin: String?
         if !details.isEmpty {
+            var status = rpcStatusMessage
+            status.code = Int32(sent.rawValue)
             var text: [UInt8] = []
-            Base64.encode(rpcStatusMessage.serializedBytes(), into: &text, padded: false)
+            Base64.encode(status.serializedBytes(), into: &text, padded: false)
             detailsBin = String(decoding: text, as: UTF8.self)
         }
-        return (String(code.rawValue), message, detailsBin)
+        return (String(sent.rawValue), message, detailsBin)
     }
 }
 

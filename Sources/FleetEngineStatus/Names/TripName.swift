@@ -49,7 +49,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// refresh of a followed trip checks its name), or nil for any other name, which the general
     /// path checks scalar by scalar and explains. For ASCII the two agree: a provider id of
     /// 1 to 63 letters, digits, `-`, `_` and `.`; a trip id of 1 to 64 printable characters other
-    /// than `/`, `:`, `\`, `?` and `#` (ASCII's control characters are 0x00–0x1F and 0x7F).
+    /// than `/`, `:`, `?`, `,` and `#` (ASCII's control characters are 0x00–0x1F and 0x7F).
     private static func validASCIIParts(of name: String) -> (Substring, Substring)? {
         let bytes = name.utf8
         let providersPrefix = "providers/".utf8

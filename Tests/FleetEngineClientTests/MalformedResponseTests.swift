@@ -95,6 +95,24 @@ struct MalformedResponseTests {
         }
     }
 
+    @Test("a connection that received GOAWAY is closed by the client once its last call ends, not kept open")
+    func goAwayConnectionIsClosedWhenIdle() async throws {
+        let trip = Fixtures.trip(named: Fixtures.name("g"))
+        let answer = Self.framed(trip.serializedBytes())
+        // The server sends GOAWAY and leaves the connection open, as RFC 9113 section 6.8 allows:
+        // the client must not leave it open for ever beside the new one.
+        try await Self.withScriptedServer({ call in
+            call == 2 ? .goAwayBeforeThisStream : .raw(data: answer, grpcStatus: 0)
+        }) { server, client in
+            #expect(try await client.getTrip(named: Fixtures.name("g")) == trip)
+            #expect(try await client.getTrip(named: Fixtures.name("g")) == trip)
+            #expect(server.callCount == 3)
+            // The close travels to the server asynchronously: wait for it, within a bound.
+            for _ in 0..<200 where server.openConnections != 1 { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(server.openConnections == 1)
+        }
+    }
+
     @Test("a server that allows 2 streams at once gets at most 2; the other calls wait their turn and succeed")
     func streamLimitIsHonoured() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("limited"))

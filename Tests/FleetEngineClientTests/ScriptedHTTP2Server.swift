@@ -33,6 +33,7 @@ final class ScriptedHTTP2Server: Sendable {
     private let calls = NIOLockedValueBox(0)
     private let open = NIOLockedValueBox((now: 0, peak: 0))
     private let heads = NIOLockedValueBox<[HPACKHeaders]>([])
+    private let connections = NIOLockedValueBox(0)
     var port: Int { channel.localAddress?.port ?? 0 }
     /// How many calls (request streams that ended) the server saw.
     var callCount: Int { calls.withLockedValue { $0 } }
@@ -41,6 +42,8 @@ final class ScriptedHTTP2Server: Sendable {
     /// The request header blocks the server read, in arrival order, each field with the HPACK
     /// representation it came in (`indexable` is how swift-nio-http2 reports it).
     var requestHeaders: [HPACKHeaders] { heads.withLockedValue { $0 } }
+    /// How many client connections are open now: the server itself closes none.
+    var openConnections: Int { connections.withLockedValue { $0 } }
 
     /// A server that runs `script`, advertising `maxConcurrentStreams` (SETTINGS, RFC 9113
     /// section 6.5.2) when given; with `validatesHeaders` false, swift-nio-http2 sends header blocks
@@ -52,6 +55,7 @@ final class ScriptedHTTP2Server: Sendable {
         let calls = self.calls
         let open = self.open
         let heads = self.heads
+        let connections = self.connections
         let connection = {
             var connection = NIOHTTP2Handler.ConnectionConfiguration()
             if !validatesHeaders { connection.headerBlockValidation = .disabled }
@@ -64,7 +68,9 @@ final class ScriptedHTTP2Server: Sendable {
         }()
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture {
+                connections.withLockedValue { $0 += 1 }
+                child.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
+                return child.eventLoop.makeCompletedFuture {
                     _ = try child.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: connection, streamConfiguration: .init()
                     ) { stream in

@@ -333,6 +333,10 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             attempt.streamEndedByServer = true
             finish(attempt, .failed(Self.leftOutByGoAway(streamID: attempt.streamID ?? last, last: last)))
         }
+        // The connection takes no new calls: it is closed once the calls below the last stream id
+        // have ended, as gRPC's clients do, rather than left open beside the next connection for
+        // as long as the server (which may wait for the client, RFC 9113 section 6.8) keeps it.
+        closeWhenIdle()
     }
 
     private static let secondMessage = FleetEngineError(

@@ -31,6 +31,32 @@ struct ClientLimitsTests {
         }
     }
 
+    @Test("a call that waited for the connection leaves no timer behind: the client is freed after its run")
+    func connectionWaitLeavesNoTimer() async throws {
+        let trip = Fixtures.trip(named: Fixtures.name("waited"))
+        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let server = try await ScriptedHTTP2Server { _ in .raw(data: answer, grpcStatus: 0) }
+        weak var manager: ConnectionManager?
+        do {
+            let client = try FleetEngineClient(
+                configuration: .plaintext(port: server.port), tokenProvider: NoTokenProvider())
+            manager = client.manager
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await client.run() }
+                // The first call waits for the connection to be made; its deadline is an hour away.
+                let received = try await client.getTrip(
+                    named: Fixtures.name("waited"), options: CallOptions(timeout: .seconds(3_600)))
+                #expect(received == trip)
+                client.beginGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+        await server.close()
+        // The wait's deadline timer, had it been left on the event loop, would hold the manager
+        // (and itself) until the hour is up: one more for every call that ever waited.
+        #expect(manager == nil)
+    }
+
     @Test("a call after a graceful shutdown fails with UNAVAILABLE and is not retried")
     func noRetriesAfterShutdown() async throws {
         let records = RecordingLogHandler.Records()

@@ -14,10 +14,23 @@ import Synchronization
 final class ConnectionManager: Sendable {
     private enum State {
         case idle
-        case connecting(waiters: [Int: CheckedContinuation<HTTP2Connection, any Error>])
+        case connecting(waiters: [Int: Waiter])
         case ready(HTTP2Connection)
         case backingOff(until: ContinuousClock.Instant, error: FleetEngineError)
         case shutDown
+    }
+
+    /// A call waiting for the connection being made.
+    private struct Waiter {
+        var continuation: CheckedContinuation<HTTP2Connection, any Error>
+        /// Fails the wait at the call's deadline. Cancelled when the wait ends otherwise: left on
+        /// the loop, it would hold the manager until that deadline, which may be years away.
+        var deadlineTimer: Scheduled<Void>
+
+        func resume(with result: Result<HTTP2Connection, FleetEngineError>) {
+            deadlineTimer.cancel()
+            continuation.resume(with: result.mapError { $0 as any Error })
+        }
     }
 
     enum Event: Sendable {
@@ -76,16 +89,18 @@ final class ConnectionManager: Sendable {
                         case .ready(let connection) where connection.acceptsNewCalls:
                             return .use(connection)
                         case .ready, .idle:
-                            shared.state = .connecting(waiters: [waiterID: continuation])
+                            shared.state = .connecting(
+                                waiters: [waiterID: waiter(waiterID, continuation, deadline: deadline)])
                             eventSink.yield(.connect)
                             return .wait
                         case .connecting(var waiters):
-                            waiters[waiterID] = continuation
+                            waiters[waiterID] = waiter(waiterID, continuation, deadline: deadline)
                             shared.state = .connecting(waiters: waiters)
                             return .wait
                         case .backingOff(let until, let error):
                             if ContinuousClock.now < until { return .fail(error) }
-                            shared.state = .connecting(waiters: [waiterID: continuation])
+                            shared.state = .connecting(
+                                waiters: [waiterID: waiter(waiterID, continuation, deadline: deadline)])
                             eventSink.yield(.connect)
                             return .wait
                         case .shutDown:
@@ -98,17 +113,9 @@ final class ConnectionManager: Sendable {
                     case .fail(let error):
                         continuation.resume(throwing: error)
                     case .wait:
-                        let remaining = max(deadline - .now, .zero)
-                        connector.eventLoop.scheduleTask(in: TimeAmount(remaining)) { [self] in
-                            resumeWaiter(
-                                waiterID,
-                                throwing: FleetEngineError(
-                                    code: .deadlineExceeded,
-                                    message: "no connection to \(connector.configuration.endpoint) was ready within "
-                                        + "the call's deadline",
-                                    origin: .local
-                                ))
-                        }
+                        // Resumed by the connection attempt, the wait's deadline timer (set with
+                        // the waiter, under the lock), cancellation or shutdown.
+                        break
                     }
                 }
             } onCancel: {
@@ -124,16 +131,34 @@ final class ConnectionManager: Sendable {
     private static let cancelledWhileWaiting = FleetEngineError(
         code: .cancelled, message: "the call was cancelled while it waited for a connection", origin: .local)
 
+    /// A waiting call, with the timer that fails it with DEADLINE_EXCEEDED at `deadline`.
+    private func waiter(
+        _ id: Int, _ continuation: CheckedContinuation<HTTP2Connection, any Error>, deadline: ContinuousClock.Instant
+    ) -> Waiter {
+        let remaining = max(deadline - .now, .zero)
+        let timer = connector.eventLoop.scheduleTask(in: TimeAmount(remaining)) { [self] in
+            resumeWaiter(
+                id,
+                throwing: FleetEngineError(
+                    code: .deadlineExceeded,
+                    message: "no connection to \(connector.configuration.endpoint) was ready within "
+                        + "the call's deadline",
+                    origin: .local
+                ))
+        }
+        return Waiter(continuation: continuation, deadlineTimer: timer)
+    }
+
     /// Fails one waiting call, if it is still waiting.
     private func resumeWaiter(_ id: Int, throwing error: FleetEngineError) {
-        let waiter: CheckedContinuation<HTTP2Connection, any Error>? = shared.withLock { shared in
+        let waiter: Waiter? = shared.withLock { shared in
             guard case .connecting(var waiters) = shared.state, let waiter = waiters.removeValue(forKey: id) else {
                 return nil
             }
             shared.state = .connecting(waiters: waiters)
             return waiter
         }
-        waiter?.resume(throwing: error)
+        waiter?.resume(with: .failure(error))
     }
 
     /// Whether ``beginGracefulShutdown()`` was called: no call is sent again after that.
@@ -203,7 +228,7 @@ final class ConnectionManager: Sendable {
                 onGoAway: { [weak self] connection in self?.goAwayReceived(on: connection) },
                 onClose: { [eventSink] connection in eventSink.yield(.connectionEnded(id: connection.id)) }
             )
-            let waiters = shared.withLock { shared -> [CheckedContinuation<HTTP2Connection, any Error>] in
+            let waiters = shared.withLock { shared -> [Waiter] in
                 shared.connections[id] = connection
                 shared.failedAttempts = 0
                 guard case .connecting(let waiters) = shared.state else {
@@ -215,10 +240,10 @@ final class ConnectionManager: Sendable {
             }
             if shared.withLock({ $0.shutdownRequested }) { connection.close() }
             logger.debug("connected", metadata: ["connection": "\(id)"])
-            for waiter in waiters { waiter.resume(returning: connection) }
+            for waiter in waiters { waiter.resume(with: .success(connection)) }
         } catch {
             var generator = SystemRandomNumberGenerator()
-            let waiters = shared.withLock { shared -> [CheckedContinuation<HTTP2Connection, any Error>] in
+            let waiters = shared.withLock { shared -> [Waiter] in
                 let delay = connector.configuration.reconnectBackoff.delay(
                     afterRetry: shared.failedAttempts, using: &generator)
                 shared.failedAttempts += 1
@@ -227,7 +252,7 @@ final class ConnectionManager: Sendable {
                 return Array(waiters.values)
             }
             logger.debug("connection attempt failed", metadata: ["connection": "\(id)", "error": "\(error)"])
-            for waiter in waiters { waiter.resume(throwing: error) }
+            for waiter in waiters { waiter.resume(with: .failure(error)) }
         }
     }
 
@@ -242,12 +267,12 @@ final class ConnectionManager: Sendable {
     func beginGracefulShutdown() {
         let (waiters, connections) = shared.withLock { shared in
             shared.shutdownRequested = true
-            var waiters: [CheckedContinuation<HTTP2Connection, any Error>] = []
+            var waiters: [Waiter] = []
             if case .connecting(let pending) = shared.state { waiters = Array(pending.values) }
             shared.state = .shutDown
             return (waiters, Array(shared.connections.values))
         }
-        for waiter in waiters { waiter.resume(throwing: Self.shutDownError) }
+        for waiter in waiters { waiter.resume(with: .failure(Self.shutDownError)) }
         if connections.isEmpty { eventSink.finish() }
         for connection in connections { connection.closeWhenIdle() }
     }

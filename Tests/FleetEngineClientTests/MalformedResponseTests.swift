@@ -134,6 +134,28 @@ struct MalformedResponseTests {
         }
     }
 
+    @Test("a call held back by the stream limit when the connection closes was never sent: even a delete is resent")
+    func heldBackCallIsResent() async throws {
+        let empty = Self.framed([])
+        try await Self.withScriptedServer(
+            maxConcurrentStreams: 1,
+            { call in call == 1 ? .delayed(.closeConnection, by: .seconds(1)) : .raw(data: empty, grpcStatus: 0) }
+        ) { server, client in
+            async let first = fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
+            // The first call holds the one stream before the second starts.
+            for _ in 0..<200 where server.callCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            // The server allows one stream: this call waits behind the first, and the connection
+            // closes before its HEADERS could be sent. DeleteTrip is not retried, but a request
+            // that never left the client is sent again at once (gRPC's transparent retry).
+            let second = await fleetEngineError { try await client.deleteTrip(named: Fixtures.name("b")) }
+            #expect(second == nil)
+            let failure = await first
+            #expect(failure?.code == .unavailable)
+            #expect(failure?.requestWasProcessed == true)
+            #expect(server.callCount == 2)
+        }
+    }
+
     @Test(
         "RST_STREAM codes map as gRPC specifies",
         arguments: [

@@ -27,6 +27,8 @@ final class ScriptedHTTP2Server: Sendable {
         /// GOAWAY (NO_ERROR) naming the stream before this one as the last processed, and no
         /// answer on this stream: RFC 9113 section 6.8 says it was not processed.
         case goAwayBeforeThisStream
+        /// The connection closed, with no answer on this stream or any other.
+        case closeConnection
     }
 
     let channel: any Channel
@@ -173,6 +175,8 @@ final class ScriptedHTTP2Server: Sendable {
                 let frame = HTTP2Frame(
                     streamID: .rootStream, payload: .goAway(lastStreamID: last, errorCode: .noError, opaqueData: nil))
                 context.channel.parent?.writeAndFlush(frame, promise: nil)
+            case .closeConnection:
+                context.channel.parent?.close(promise: nil)
             }
         }
     }

@@ -37,7 +37,8 @@ final class CallAttempt: @unchecked Sendable {
     var payload: [UInt8]?
     /// The stream carrying the attempt, once it has one.
     var streamID: HTTP2StreamID?
-    /// Whether the request's last frame went to the socket.
+    /// Whether the request went out on the connection: its stream was opened. A stream held back
+    /// by the server's `SETTINGS_MAX_CONCURRENT_STREAMS` is opened only when its turn comes.
     var requestWritten = false
     /// Whether the server ended or reset the stream, so that no RST_STREAM is owed on completion.
     var streamEndedByServer = false

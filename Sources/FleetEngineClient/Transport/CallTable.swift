@@ -106,7 +106,6 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
                     streamID: streamID, payload: .data(.init(data: .byteBuffer(attempt.request.body), endStream: true)))
             ),
             promise: nil)
-        attempt.requestWritten = true
         scheduleFlush()
     }
 
@@ -289,6 +288,10 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             if inbound <= target / 2, isConnection ? openedConnectionWindow : calls[update.streamID] != nil {
                 sendWindowUpdate(update.streamID, increment: target - inbound)
             }
+        } else if let created = event as? NIOHTTP2StreamCreatedEvent {
+            // swift-nio-http2 opens a stream when its HEADERS leave the handler (at once, or when
+            // the server's stream limit lets it): from then on the server may have the request.
+            calls[created.streamID]?.requestWritten = true
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -6,9 +6,11 @@ extension FleetEngineClaims {
     /// Registered claims must have the types RFC 7519 section 4.1 gives them (`exp`, `iat` and
     /// `nbf` are NumericDates: JSON numbers of seconds since the epoch, fractions allowed); claims
     /// this type does not model are ignored, as section 4 asks of claims that are not understood.
+    /// A member name given twice in one object is refused (section 4 allows that or taking the
+    /// last; Foundation's decoder would take the first).
     ///
-    /// - Throws: ``JWTError/Code/malformedToken`` when the bytes are not a JSON object or a known
-    ///   claim has the wrong type.
+    /// - Throws: ``JWTError/Code/malformedToken`` when the bytes are not a JSON object, repeat a
+    ///   member name within an object, or a known claim has the wrong type.
     public init(json bytes: [UInt8]) throws(JWTError) {
         let raw: DecodedClaims
         do {
@@ -22,6 +24,7 @@ extension FleetEngineClaims {
                 cause: error
             )
         }
+        try JOSEJSON.checkUniqueMemberNames(bytes, part: "payload")
         self.init(
             issuer: raw.iss,
             subject: raw.sub,

@@ -37,8 +37,9 @@ public struct JSONWebToken: Sendable {
     /// Takes apart a compact JWS.
     ///
     /// - Throws: ``JWTError/Code/malformedToken`` when the text is not three base64url parts, or
-    ///   the header is not a JSON object with a string `alg`, or the header has a `crit` member
-    ///   (RFC 7515 section 4.1.11: the emulator implements no extension a token may require).
+    ///   the header is not a JSON object with a string `alg`, or has a member name twice in one
+    ///   object (RFC 7515 section 4), or has a `crit` member (RFC 7515 section 4.1.11: the emulator
+    ///   implements no extension a token may require).
     public init(compact text: String) throws(JWTError) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
@@ -58,8 +59,8 @@ public struct JSONWebToken: Sendable {
 
     /// Decodes the payload as a Fleet Engine claims set (RFC 7519 section 7.2, step 10).
     ///
-    /// - Throws: ``JWTError/Code/malformedToken`` when the payload is not a JSON object or a claim
-    ///   has the wrong type.
+    /// - Throws: ``JWTError/Code/malformedToken`` when the payload is not a JSON object, has a
+    ///   member name twice in one object, or a claim has the wrong type.
     public func claims() throws(JWTError) -> FleetEngineClaims {
         try FleetEngineClaims(json: payload)
     }
@@ -83,6 +84,7 @@ public struct JSONWebToken: Sendable {
                 cause: error
             )
         }
+        try JOSEJSON.checkUniqueMemberNames(bytes, part: "header")
         guard let alg = raw.alg else {
             throw JWTError(
                 code: .malformedToken,

@@ -81,6 +81,34 @@ struct JWTEncodingTests {
     }
 
     @Test(
+        "a member name repeated within one object is malformed, in the claims as in the header",
+        arguments: [
+            #"{"exp":1,"exp":2}"#, #"{"authorization":{"tripid":"t","tripid":"*"}}"#,
+            #"{"authorization":{"tripid":"t","trip\u0069d":"*"}}"#, #"{"x":[{"a":{"b":1,"b":2}}]}"#,
+            "{\"caf\u{E9}\":1,\"cafe\u{301}\":2}",
+        ]
+    )
+    func repeatedMemberNames(_ json: String) {
+        #expect(throws: JWTError(code: .malformedToken, message: "")) {
+            try FleetEngineClaims(json: Array(json.utf8))
+        }
+        let header = #"{"alg":"RS256","p":"# + json + "}"
+        #expect(throws: JWTError(code: .malformedToken, message: "")) {
+            try JSONWebToken(compact: TokenForge.token(header: header, payload: "{}", key: nil, signature: [1]))
+        }
+    }
+
+    @Test("the same member name in different objects, or as a value, is not repeated")
+    func sameNameInDifferentObjects() throws {
+        let json =
+            #"{"authorization":{"tripid":"t"},"x":[{"tripid":"a"},{"tripid":"b","c":"tripid"}],"tripid":"exp","#
+            + #""s":"\",\"exp\":","exp":1767229200}"#
+        let claims = try FleetEngineClaims(json: Array(json.utf8))
+        #expect(claims.tripID == "t")
+        #expect(claims.expiresAt == Date(timeIntervalSince1970: 1_767_229_200))
+    }
+
+    @Test(
         "a Bearer header yields its token whatever the scheme's case and the spaces around it",
         arguments: ["Bearer abc.def.ghi", "bearer abc.def.ghi", "BEARER   abc.def.ghi", " Bearer\tabc.def.ghi \t"]
     )

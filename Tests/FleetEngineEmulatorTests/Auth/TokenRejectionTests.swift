@@ -17,6 +17,7 @@ struct TokenRejectionTests {
         case paddedSignature, standardAlphabet, whitespaceInToken, oneCharacterOver, nonCanonicalBits
         case headerNotJSON, headerIsArray, headerWithoutAlg, algIsNumber, criticalExtension
         case signedPayloadNotJSON, signedExpIsString, signedAudIsNumber, signedPayloadIsArray
+        case duplicateAlg, duplicateTripID, duplicateEscapedTripID, duplicateExp
         case algNone, algNoneCapitalised, algLowercase, algES256
         case hs256WithRSAPublicKeyAsSecretNamingRSAKey, unknownKeyID
         case tamperedPayload, tamperedSignature, truncatedSignature, emptySignature, otherRSAKey, wrongHMACSecret
@@ -35,7 +36,8 @@ struct TokenRejectionTests {
             case .onePart, .twoParts, .fourParts, .fiveParts, .emptyParts, .paddedSignature, .standardAlphabet,
                 .whitespaceInToken, .oneCharacterOver, .nonCanonicalBits, .headerNotJSON, .headerIsArray,
                 .headerWithoutAlg, .algIsNumber, .criticalExtension, .signedPayloadNotJSON, .signedExpIsString,
-                .signedAudIsNumber, .signedPayloadIsArray:
+                .signedAudIsNumber, .signedPayloadIsArray, .duplicateAlg, .duplicateTripID, .duplicateEscapedTripID,
+                .duplicateExp:
                 "MALFORMED_TOKEN"
             case .algNone, .algNoneCapitalised, .algLowercase, .algES256: "UNSUPPORTED_ALGORITHM"
             case .hs256WithRSAPublicKeyAsSecretNamingRSAKey: "ALGORITHM_MISMATCH"
@@ -113,6 +115,25 @@ struct TokenRejectionTests {
                 return try Self.signed(#"{"aud":"https://fleetengine.googleapis.com/","exp":"1767229200"}"#)
             case .signedAudIsNumber: return try Self.signed(#"{"aud":7,"exp":1767229200}"#)
             case .signedPayloadIsArray: return try Self.signed("[1767229200]")
+            case .duplicateAlg:
+                // Signed, so only a parser that takes the first "alg" sees RS256; Python's json,
+                // as RFC 7515 section 4 allows, takes the last one: "none".
+                return try TokenForge.token(
+                    header: #"{"alg":"RS256","kid":"test-key-1","alg":"none"}"#,
+                    payload: TokenForge.claims(),
+                    key: TokenForge.rsaSigningKey()
+                )
+            case .duplicateTripID, .duplicateEscapedTripID:
+                // A consumer token to a parser that takes the first "tripid", a server token to one
+                // that takes the last (RFC 7519 section 4 allows only the last, or a refusal).
+                let second = self == .duplicateTripID ? "tripid" : #"trip\u0069d"#
+                let claims = TokenForge.claims().replacingOccurrences(
+                    of: #""tripid":"trip-1""#, with: #""tripid":"trip-1","\#(second)":"*""#)
+                return try Self.signed(claims)
+            case .duplicateExp:
+                let claims = TokenForge.claims().replacingOccurrences(
+                    of: #""exp":1767229200"#, with: #""exp":1767229200,"exp":1767225000"#)
+                return try Self.signed(claims)
             case .algNone:
                 return try TokenForge.token(header: #"{"alg":"none"}"#, payload: TokenForge.claims(), key: nil)
             case .algNoneCapitalised: return try Self.unsigned(header: #"{"alg":"None"}"#)

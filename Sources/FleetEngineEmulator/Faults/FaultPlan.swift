@@ -11,7 +11,8 @@ public struct FaultPlan: Sendable, Hashable {
     /// Wait this long before answering each call.
     public var delay: Duration = .zero
     /// Calls per second allowed per token (per `authorization` value); over it, RESOURCE_EXHAUSTED
-    /// with a RetryInfo saying when the next call will be accepted. Nil for no limit. The limiter
+    /// with a RetryInfo saying when the next call will be accepted. Nil for no limit; NaN or a
+    /// negative rate makes ``FleetEngineEmulator/init(configuration:time:)`` throw. The limiter
     /// keeps the buckets of at most 10,000 tokens that are not full again; past that it forgets the
     /// least recently used, whose next call then finds a full bucket.
     public var queriesPerSecond: Double?

@@ -31,8 +31,14 @@ public final class FleetEngineEmulator: Sendable {
     /// An emulator, not yet listening.
     ///
     /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
-    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt.
+    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt, or the fault
+    ///   plan's ``FaultPlan/queriesPerSecond`` is not a number or negative.
     public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
+        // NaN would reach the limiter's RetryInfo as Int64(NaN) and trap at the first refused call.
+        if let rate = configuration.faults.queriesPerSecond, !(rate >= 0) {
+            throw EmulatorError(
+                "the fault plan's queriesPerSecond is \(rate); a rate limit is a number of calls per second, 0 or more")
+        }
         self.configuration = configuration
         if let directory = configuration.dataDirectory {
             store = try TripStore(time: time, directory: directory)

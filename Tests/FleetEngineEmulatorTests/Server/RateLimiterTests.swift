@@ -46,4 +46,17 @@ struct RateLimiterTests {
         #expect(error.retryDelay == .seconds(1))
         try limiter.admit(caller: "old-0", now: start + .seconds(1))
     }
+
+    @Test(
+        "a rate that is not a number, or negative, is refused when the emulator is made, not at a call",
+        arguments: [Double.nan, -1, -Double.infinity])
+    func meaninglessRateIsRefused(rate: Double) {
+        var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
+        configuration.faults.queriesPerSecond = rate
+        let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(
+            error?.message
+                == "the fault plan's queriesPerSecond is \(rate); a rate limit is a number of calls per second, "
+                + "0 or more")
+    }
 }

@@ -48,10 +48,16 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(code)
     }
 
-    /// `text` cut to 64 characters, for quoting a value the token chose (`kid`, `aud`, `alg`) in a
-    /// message: a caller could put anything there, of any length.
+    /// `text` cut to 64 Unicode scalars, for quoting a value the token chose (`kid`, `aud`, `alg`)
+    /// in a message: a caller could put anything there, of any length.
+    ///
+    /// Scalars, not `Character`s: one character can hold any number of combining marks, and a
+    /// quote of a few of them, in the message and again in the `ErrorInfo`, outgrew the trailer
+    /// size clients accept (grpcio's 16 KiB), so the caller saw RESOURCE_EXHAUSTED.
     static func excerpt(_ text: String) -> String {
-        text.count <= 64 ? text : String(text.prefix(64)) + "…"
+        let scalars = text.unicodeScalars
+        guard scalars.count > 64 else { return text }
+        return String(String.UnicodeScalarView(scalars.prefix(64))) + "…"
     }
 
     /// `TOKEN_EXPIRED: <message>`, and the cause if there is one.

@@ -275,6 +275,24 @@ struct TokenRejectionTests {
         #expect(throws: JWTError(code: .expired, message: "")) { try late.verify(token: token) }
     }
 
+    @Test(
+        "a value the token chose is quoted by its first 64 Unicode scalars, however many combine into one character"
+    )
+    func quotedValuesAreCut() throws {
+        // One grapheme cluster of 4,001 scalars: cut by Characters, all of it would be quoted, in the
+        // message and again in the ErrorInfo, and the trailers would outgrow what clients accept.
+        let algorithm = "a" + String(repeating: "\u{301}", count: 4_000)
+        let token = try TokenForge.token(header: #"{"alg":"\#(algorithm)"}"#, payload: "{}", key: nil)
+        let error = try #require(throws: FleetEngineError.self) {
+            try TokenForge.verifier().verify(authorization: "Bearer " + token)
+        }
+        let quoted = "a" + String(repeating: "\u{301}", count: 63) + "…"
+        #expect(error.authErrorInfo?.metadata["algorithm"]?.unicodeScalars.elementsEqual(quoted.unicodeScalars) == true)
+        #expect(
+            error.message.unicodeScalars.elementsEqual(
+                "the token's algorithm \"\(quoted)\" is not accepted: only HS256 and RS256 are".unicodeScalars))
+    }
+
     @Test("a token expiring one second inside the leeway is still accepted")
     func leewayKeepsTokenAlive() throws {
         let token = try TokenForge.token(

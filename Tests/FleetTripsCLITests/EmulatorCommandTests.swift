@@ -62,6 +62,7 @@ struct EmulatorCommandTests {
             (["serve", "--no-auth", "--port", "70000"], "--port must be 0 to 65535"),
             (["serve", "--no-auth", "--fail-code", "SOMETIMES"], "--fail-code: \"SOMETIMES\" is not a status code"),
             (["serve", "--no-auth", "--fail-every", "0"], "--fail-every must be at least 1"),
+            (["serve", "--no-auth", "--goaway-after-ms", "0"], "--goaway-after-ms must be at least 1"),
             (["token", "--jwt-secret", "s"], "give exactly one of --trip-id and --server"),
             (["token", "--server", "--trip-id", "t"], "give exactly one of --trip-id and --server"),
             (["token", "--server"], "give exactly one of --jwt-secret and --jwt-private-key"),

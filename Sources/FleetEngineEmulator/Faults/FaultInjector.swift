@@ -18,7 +18,7 @@ final class FaultInjector: Sendable {
         guard let every = plan.failEvery, every > 0, number % every == 0 else { return }
         throw FleetEngineError(
             code: plan.failCode,
-            message: "injected fault: call \(number) fails with \(plan.failCode) (every \(every)th call fails)")
+            message: "injected fault: call \(number) fails with \(plan.failCode) (one call in \(every) fails)")
     }
 
     /// Waits the plan's delay.

@@ -4,7 +4,7 @@ import FleetEngineStatus
 /// dropped connections and GOAWAY.
 public struct FaultPlan: Sendable, Hashable {
     /// Fail every `failEvery`-th call (counting calls of all methods from 1) with ``failCode``,
-    /// before it reaches the service. Nil never fails a call on purpose.
+    /// before it reaches the service. Nil never fails a call on purpose; 0 or less is refused.
     public var failEvery: Int?
     /// The code of the injected failures.
     public var failCode: StatusCode = .unavailable
@@ -27,4 +27,31 @@ public struct FaultPlan: Sendable, Hashable {
 
     /// No faults.
     public init() {}
+
+    /// What makes the plan meaningless, or nil: a setting no fault can come of, said with its
+    /// value, for ``FleetEngineEmulator/init(configuration:time:)`` to refuse at once rather than
+    /// trap or do nothing at a call.
+    var problem: String? {
+        // NaN would reach the limiter's RetryInfo as Int64(NaN) and trap at the first refused call.
+        if let rate = queriesPerSecond, !(rate >= 0) {
+            return
+                "the fault plan's queriesPerSecond is \(rate); a rate limit is a number of calls per second, 0 or more"
+        }
+        if let every = failEvery, every < 1 {
+            return "the fault plan's failEvery is \(every); one call in every n fails, so n is 1 or more"
+        }
+        if let call = dropConnectionAtCall, call < 1 {
+            return "the fault plan's dropConnectionAtCall is \(call); a connection's calls are counted from 1"
+        }
+        if let age = goAwayAfter, age <= .zero {
+            return "the fault plan's goAwayAfter is \(age); a connection's age for GOAWAY is above zero"
+        }
+        if goAwayGraceTime < .zero {
+            return "the fault plan's goAwayGraceTime is \(goAwayGraceTime); a grace time is zero or more"
+        }
+        if delay < .zero {
+            return "the fault plan's delay is \(delay); a delay is zero or more"
+        }
+        return nil
+    }
 }

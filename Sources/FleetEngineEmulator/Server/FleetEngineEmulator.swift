@@ -32,13 +32,11 @@ public final class FleetEngineEmulator: Sendable {
     ///
     /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
     /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt, or the fault
-    ///   plan's ``FaultPlan/queriesPerSecond`` is not a number or negative.
+    ///   plan has a setting no fault can come of (a ``FaultPlan/queriesPerSecond`` that is not a
+    ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
+    ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).
     public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
-        // NaN would reach the limiter's RetryInfo as Int64(NaN) and trap at the first refused call.
-        if let rate = configuration.faults.queriesPerSecond, !(rate >= 0) {
-            throw EmulatorError(
-                "the fault plan's queriesPerSecond is \(rate); a rate limit is a number of calls per second, 0 or more")
-        }
+        if let problem = configuration.faults.problem { throw EmulatorError(problem) }
         self.configuration = configuration
         if let directory = configuration.dataDirectory {
             store = try TripStore(time: time, directory: directory)

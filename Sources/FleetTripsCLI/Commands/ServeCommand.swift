@@ -113,6 +113,7 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--drop-connection-at must be at least 1")
         }
         guard delayMs >= 0 else { throw ValidationError("--delay-ms must not be negative") }
+        if let goawayAfterMs, goawayAfterMs < 1 { throw ValidationError("--goaway-after-ms must be at least 1") }
         guard parsedFailCode != nil else { throw ValidationError("--fail-code: \"\(failCode)\" is not a status code") }
     }
 

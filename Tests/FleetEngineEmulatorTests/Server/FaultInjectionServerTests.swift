@@ -45,7 +45,7 @@ struct FaultInjectionServerTests {
                     #expect(error.code == code)
                     #expect(
                         error.message
-                            == "injected fault: call \(number) fails with \(code) (every \(every)th call fails)")
+                            == "injected fault: call \(number) fails with \(code) (one call in \(every) fails)")
                 }
             }
             #expect(failed == Array(stride(from: every, through: 12, by: every)))
@@ -190,5 +190,36 @@ struct FaultInjectionServerTests {
                 .getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self, options: options)
             #expect(error?.code == .deadlineExceeded)
         }
+    }
+
+    /// Plans with one setting no fault can come of, and what the emulator says of each.
+    static let meaninglessPlans: [(FaultPlan, String)] = {
+        var failEvery = FaultPlan()
+        failEvery.failEvery = 0
+        var dropAt = FaultPlan()
+        dropAt.dropConnectionAtCall = -2
+        var goAway = FaultPlan()
+        goAway.goAwayAfter = .zero
+        var grace = FaultPlan()
+        grace.goAwayGraceTime = .seconds(-1)
+        var delay = FaultPlan()
+        delay.delay = .milliseconds(-5)
+        return [
+            (failEvery, "the fault plan's failEvery is 0; one call in every n fails, so n is 1 or more"),
+            (dropAt, "the fault plan's dropConnectionAtCall is -2; a connection's calls are counted from 1"),
+            (goAway, "the fault plan's goAwayAfter is 0.0 seconds; a connection's age for GOAWAY is above zero"),
+            (grace, "the fault plan's goAwayGraceTime is -1.0 seconds; a grace time is zero or more"),
+            (delay, "the fault plan's delay is -0.005 seconds; a delay is zero or more"),
+        ]
+    }()
+
+    @Test(
+        "a fault plan setting no fault can come of is refused when the emulator is made, naming it",
+        arguments: meaninglessPlans)
+    func meaninglessPlanIsRefused(plan: FaultPlan, message: String) {
+        var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
+        configuration.faults = plan
+        let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(error?.message == message)
     }
 }

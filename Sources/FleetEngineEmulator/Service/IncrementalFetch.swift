@@ -20,9 +20,8 @@ import FleetEngineStatus
 /// `ENCODED_POLYLINE_TYPE` fills `current_route_segment`. The version fields themselves are always
 /// sent, so the caller learns the versions it now holds.
 ///
-/// `vehicle_waypoints` is never in the answer, whatever the view: Fleet Engine returns it from
-/// CreateTrip and UpdateTrip only (`Trip.vehicle_waypoints`: "For privacy reasons, this field is
-/// only populated by the server on UpdateTrip and CreateTrip calls, NOT on GetTrip calls").
+/// (`vehicle_waypoints` and the input-only fields are left out of every read by
+/// `TripServiceCore.output(_:isRead:)`, whatever the view.)
 ///
 /// The view: `SDK` (and unspecified) is the rest of the trip; `JOURNEY_SHARING_V1S`, meant for
 /// journey-sharing consumers, also leaves out `attributes`, and keeps only the position-free
@@ -33,7 +32,6 @@ public enum IncrementalFetch {
     /// The response to `request` for the stored `trip`.
     public static func response(for trip: Trip, request: GetTripRequest) -> Trip {
         var answer = trip
-        answer.vehicleWaypoints = []
         if request.routeFormatType == .encodedPolylineType {
             answer.route = []
         } else {

@@ -58,7 +58,7 @@ public struct TripServiceCore: Sendable {
     public func getTrip(_ request: GetTripRequest) throws(FleetEngineError) -> Trip {
         let name = try TripName(parsing: request.name)
         let trip = try store.get(name)
-        return Self.output(IncrementalFetch.response(for: trip, request: request))
+        return Self.output(IncrementalFetch.response(for: trip, request: request), isRead: true)
     }
 
     /// UpdateTrip: the fields the mask names, from the request's trip (``TripFieldMask``).
@@ -113,9 +113,7 @@ public struct TripServiceCore: Sendable {
             return true
         }
         var response = SearchTripsResponse()
-        response.trips = matching.prefix(pageSize).map(Self.output)
-        // Trip.vehicle_waypoints: "only populated by the server on UpdateTrip and CreateTrip calls".
-        for index in response.trips.indices { response.trips[index].vehicleWaypoints = [] }
+        response.trips = matching.prefix(pageSize).map { Self.output($0, isRead: true) }
         if request.vehicleID.isEmpty {
             // SearchTripsRequest.vehicle_id: "If unspecified, the returned trips do not contain
             // current_route_segment, remaining_waypoints, remaining_distance_meters,
@@ -151,9 +149,13 @@ public struct TripServiceCore: Sendable {
     /// `trip` as an answer shows it: without the fields the reference marks input only
     /// (`actual_pickup_point`, `actual_pickup_arrival_point`, `actual_intermediate_destinations`,
     /// `actual_intermediate_destination_arrival_points`, `actual_dropoff_point`), which a
-    /// provider reports and the store keeps, but which are not included in output (AIP-203).
-    static func output(_ trip: Trip) -> Trip {
+    /// provider reports and the store keeps, but which are not included in output (AIP-203); and
+    /// for a read (GetTrip, SearchTrips) without `vehicle_waypoints`, which Fleet Engine returns
+    /// from CreateTrip and UpdateTrip only ("For privacy reasons, this field is only populated by
+    /// the server on UpdateTrip and CreateTrip calls, NOT on GetTrip calls").
+    static func output(_ trip: Trip, isRead: Bool = false) -> Trip {
         var trip = trip
+        if isRead { trip.vehicleWaypoints = [] }
         trip.actualPickupPoint = nil
         trip.actualPickupArrivalPoint = nil
         trip.actualIntermediateDestinations = []

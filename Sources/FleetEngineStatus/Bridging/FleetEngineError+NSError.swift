@@ -75,18 +75,7 @@ extension FleetEngineError: CustomNSError, LocalizedError {
                 cause: BridgedNSError(domain: error.domain, code: error.code, description: error.localizedDescription)
             )
             let trailers = error.userInfo[Self.trailersUserInfoKey] as? [String: Any]
-            if let data = trailers?[Self.statusDetailsKey] as? Data {
-                do throws(CodecError) {
-                    let status = try RPCStatus(serializedBytes: [UInt8](data))
-                    rpcStatus = status
-                    details = status.details.map(StatusDetail.init)
-                } catch {
-                    var text: [UInt8] = []
-                    Base64.encode([UInt8](data), into: &text, padded: false)
-                    statusDetailsProblem = StatusDetailsProblem(
-                        rawValue: String(decoding: text, as: UTF8.self), reason: error)
-                }
-            }
+            if let data = trailers?[Self.statusDetailsKey] as? Data { readStatusDetails([UInt8](data)) }
         } else {
             self.init(
                 code: .unknown,

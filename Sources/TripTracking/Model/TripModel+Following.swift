@@ -160,12 +160,8 @@ extension TripModel {
         let factor = Double(1 << min(failures - 1, 20)) * Double.random(in: 0.8...1.2)
         // Compared in seconds first: `Duration * Double` traps past Duration's range, which a long
         // first delay reaches after a few doublings.
-        guard seconds(of: first) * factor < seconds(of: limit) else { return limit }
+        guard first / .seconds(1) * factor < limit / .seconds(1) else { return limit }
         return first * factor
-    }
-
-    private static func seconds(of duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Whether the trips differ in a field that has no event of its own: the held trip with the

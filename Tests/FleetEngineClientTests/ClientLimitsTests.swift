@@ -11,20 +11,20 @@ import Testing
 struct ClientLimitsTests {
     @Test(
         "a connection that has used its last stream id takes no new calls: they go to a new connection, and it closes",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func streamIDsUsedUp() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("ids"))
         let answer = MalformedResponseTests.framed(trip.serializedBytes())
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
             server, client in
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
-            let first = try await client.manager.connection(deadline: .now + .seconds(10))
+            let first = try await client.manager.connection(deadline: .now + Fixtures.callDeadline)
             // As if the connection had carried a billion calls: the next stream is its last.
             try await first.channel.eventLoop.submit { first.table.nextStreamID = CallTable.lastStreamID }.get()
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
             #expect(!first.acceptsNewCalls)
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
-            let second = try await client.manager.connection(deadline: .now + .seconds(10))
+            let second = try await client.manager.connection(deadline: .now + Fixtures.callDeadline)
             #expect(second.id != first.id)
             try await first.channel.closeFuture.get()
             #expect(server.callCount == 3)
@@ -39,7 +39,7 @@ struct ClientLimitsTests {
         weak var manager: ConnectionManager?
         do {
             let client = try FleetEngineClient(
-                configuration: .plaintext(port: server.port), tokenProvider: NoTokenProvider())
+                configuration: Fixtures.configuration(port: server.port), tokenProvider: NoTokenProvider())
             manager = client.manager
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await client.run() }
@@ -107,7 +107,7 @@ struct ClientLimitsTests {
         let answer = MalformedResponseTests.framed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server(script: { _ in .raw(data: answer, grpcStatus: 0) })
         try await withFleetEngineClient(
-            configuration: .plaintext(port: server.port), tokenProvider: StaticTokenProvider(token)
+            configuration: Fixtures.configuration(port: server.port), tokenProvider: StaticTokenProvider(token)
         ) { client in
             let received = try await client.getTrip(named: Fixtures.name("exp"))
             #expect(received == trip)
@@ -123,7 +123,7 @@ struct ClientLimitsTests {
         try await MalformedResponseTests.withScriptedServer({ _ in .unending(data: one + one) }) { _, client in
             let error = await fleetEngineError {
                 _ = try await client.getTrip(
-                    named: Fixtures.name("chatty"), options: CallOptions(timeout: .seconds(10)))
+                    named: Fixtures.name("chatty"), options: CallOptions(timeout: Fixtures.callDeadline))
             }
             #expect(error?.code == .internalError)
             #expect(error?.origin == .malformedResponse)

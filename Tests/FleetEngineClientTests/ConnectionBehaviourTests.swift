@@ -37,7 +37,7 @@ struct ConnectionBehaviourTests {
     @Test("a server that takes the connection but never sends SETTINGS: UNAVAILABLE after the connect timeout")
     func silentServerTimesOut() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: false)
-        var configuration = ClientConfiguration.plaintext(port: server.port)
+        var configuration = Fixtures.configuration(port: server.port)
         configuration.connectTimeout = .milliseconds(300)
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
@@ -52,12 +52,13 @@ struct ConnectionBehaviourTests {
     @Test("an unanswered keepalive PING closes the connection: the call fails UNAVAILABLE before its deadline")
     func keepaliveFindsADeadPeer() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: true)
-        var configuration = ClientConfiguration.plaintext(port: server.port)
+        var configuration = Fixtures.configuration(port: server.port)
         configuration.keepalive = .init(interval: .milliseconds(100), timeout: .milliseconds(200))
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
             let error = await fleetEngineError {
-                _ = try await client.getTrip(named: Fixtures.name("a"), options: CallOptions(timeout: .seconds(30)))
+                _ = try await client.getTrip(
+                    named: Fixtures.name("a"), options: CallOptions(timeout: Fixtures.callDeadline))
             }
             #expect(error?.code == .unavailable)
             #expect(error?.origin == .connection(requestSent: true))
@@ -73,7 +74,7 @@ struct ConnectionBehaviourTests {
         let server = try await ScriptedHTTP2Server { _ in
             .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(600))
         }
-        var configuration = ClientConfiguration.plaintext(port: server.port)
+        var configuration = Fixtures.configuration(port: server.port)
         // A generous timeout: on a loaded machine an acknowledgement can be late, and the point here
         // is that acknowledged PINGs keep the connection, not how fast they come.
         configuration.keepalive = .init(interval: .milliseconds(50), timeout: .seconds(10))
@@ -113,7 +114,7 @@ struct ConnectionBehaviourTests {
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) { _, client in
             for _ in 0..<3 {
                 let received = try await client.getTrip(
-                    named: Fixtures.name("big"), options: CallOptions(timeout: .seconds(60)))
+                    named: Fixtures.name("big"), options: CallOptions(timeout: Fixtures.callDeadline))
                 #expect(received == trip)
             }
         }
@@ -123,7 +124,8 @@ struct ConnectionBehaviourTests {
     func shutdown() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: .plaintext(port: try await emulator.listeningPort()), tokenProvider: NoTokenProvider())
+                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                tokenProvider: NoTokenProvider())
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await client.run() }
                 _ = try await client.createTrip(Fixtures.create("s"))
@@ -139,7 +141,8 @@ struct ConnectionBehaviourTests {
     func serviceGroup() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: .plaintext(port: try await emulator.listeningPort()), tokenProvider: NoTokenProvider())
+                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                tokenProvider: NoTokenProvider())
             let group = ServiceGroup(
                 services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -162,7 +165,7 @@ struct ConnectionBehaviourTests {
         }
         let token = "secret-token-value-that-must-not-be-logged"
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
+            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
             try await withFleetEngineClient(
                 configuration: configuration, tokenProvider: StaticTokenProvider(token), logger: logger
             ) { client in
@@ -181,7 +184,7 @@ struct ConnectionBehaviourTests {
     func metrics() async throws {
         let metrics = TestMetrics()
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
+            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
             try await withFleetEngineClient(
                 configuration: configuration, tokenProvider: NoTokenProvider(), metricsFactory: metrics
             ) { client in

@@ -23,7 +23,7 @@ struct MalformedResponseTests {
     ) async throws {
         let server = try await ScriptedHTTP2Server(
             maxConcurrentStreams: maxConcurrentStreams, validatesHeaders: validatesHeaders, script: script)
-        var configuration = ClientConfiguration.plaintext(port: server.port)
+        var configuration = Fixtures.configuration(port: server.port)
         configuration.retryPolicy = retryPolicy
         do {
             try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in

@@ -10,7 +10,7 @@ struct RequestHeaderIndexingTests {
         let trip = Fixtures.trip(named: Fixtures.name("h"))
         let answer = MalformedResponseTests.framed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in .raw(data: answer, grpcStatus: 0) }
-        var configuration = ClientConfiguration.plaintext(port: server.port)
+        var configuration = Fixtures.configuration(port: server.port)
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: StaticTokenProvider("t0ken")) {
             client in

@@ -24,20 +24,18 @@ struct TokenCacheTests {
         TokenRequest(method: .getTrip, providerID: "test-project", tripID: "trip-\(trip)")
     }
 
-    static let farDeadline = ContinuousClock.now + .seconds(60)
-
     @Test("a cached token is handed out again without asking the provider")
     func cachedTokensAreReused() async throws {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 10)
         for trip in 0..<10 {
-            let issued = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline)
+            let issued = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline)
             #expect(issued.token.value == "token-for-trip-\(trip)")
             #expect(
                 issued.header?.field
                     == GRPCMetadata.Field(name: "authorization", value: "Bearer token-for-trip-\(trip)"))
         }
-        for trip in 0..<10 { _ = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline) }
+        for trip in 0..<10 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
         #expect(provider.count == 10)
         #expect(cache.count == 10)
     }
@@ -46,14 +44,14 @@ struct TokenCacheTests {
     func fullCacheDropsTheOldestTenth() async throws {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 20)
-        for trip in 0..<20 { _ = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline) }
+        for trip in 0..<20 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
         // A 21st trip makes room: trips 0 and 1, the oldest tenth, go.
-        _ = try await cache.token(for: Self.request(20), deadline: Self.farDeadline)
+        _ = try await cache.token(for: Self.request(20), deadline: Fixtures.farDeadline)
         #expect(provider.count == 21)
         #expect(cache.count == 19)
-        for trip in 2...20 { _ = try await cache.token(for: Self.request(trip), deadline: Self.farDeadline) }
+        for trip in 2...20 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
         #expect(provider.count == 21)
-        _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         #expect(provider.count == 22)
         #expect(provider.requests.withLock { $0.last } == "trip-0")
     }
@@ -62,14 +60,14 @@ struct TokenCacheTests {
     func refreshReplacesInPlace() async throws {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 2)
-        _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
-        _ = try await cache.token(for: Self.request(1), deadline: Self.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(1), deadline: Fixtures.farDeadline)
         var refresh = Self.request(1)
         refresh.isRefresh = true
-        _ = try await cache.token(for: refresh, deadline: Self.farDeadline)
+        _ = try await cache.token(for: refresh, deadline: Fixtures.farDeadline)
         #expect(provider.count == 3)
         #expect(cache.count == 2)
-        _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         #expect(provider.count == 3)
     }
 
@@ -156,8 +154,6 @@ struct TokenCacheSharingTests {
         return request
     }
 
-    static let farDeadline = ContinuousClock.now + .seconds(120)
-
     /// Waits, at most 30 s, until `condition` holds.
     static func eventually(_ condition: () -> Bool) async throws {
         for _ in 0..<30_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
@@ -171,7 +167,7 @@ struct TokenCacheSharingTests {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for call in 0..<16 {
                 group.addTask {
-                    let issued = try await cache.token(for: Self.request(call % 2), deadline: Self.farDeadline)
+                    let issued = try await cache.token(for: Self.request(call % 2), deadline: Fixtures.farDeadline)
                     return (call % 2, issued.token.value)
                 }
             }
@@ -187,7 +183,7 @@ struct TokenCacheSharingTests {
         }
         #expect(provider.asked == 2)
         #expect(cache.waitingCalls == 0)
-        _ = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         #expect(provider.asked == 2)
     }
 
@@ -196,11 +192,12 @@ struct TokenCacheSharingTests {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
         try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
+            group.addTask { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
             try await Self.eventually { cache.waitingCalls == 1 }
             for _ in 0..<3 {
                 group.addTask {
-                    try await cache.token(for: Self.request(0, refresh: true), deadline: Self.farDeadline).token.value
+                    try await cache.token(for: Self.request(0, refresh: true), deadline: Fixtures.farDeadline).token
+                        .value
                 }
             }
             try await Self.eventually { cache.waitingCalls == 4 && provider.asked >= 2 }
@@ -217,15 +214,15 @@ struct TokenCacheSharingTests {
     func lateAnswerKeepsTheRefreshedToken() async throws {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
-        async let plain = cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        async let plain = cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         try await Self.eventually { provider.asked == 1 }
-        async let refreshed = cache.token(for: Self.request(0, refresh: true), deadline: Self.farDeadline)
+        async let refreshed = cache.token(for: Self.request(0, refresh: true), deadline: Fixtures.farDeadline)
         try await Self.eventually { provider.asked == 2 }
         provider.openRefreshes()
         #expect(try await refreshed.token.value == "token-2-refreshed")
         provider.open()
         #expect(try await plain.token.value == "token-1")
-        let cached = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        let cached = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         #expect(cached.token.value == "token-2-refreshed")
         #expect(provider.asked == 2)
     }
@@ -241,7 +238,7 @@ struct TokenCacheSharingTests {
         try await Self.eventually { provider.cancelled == 1 }
         #expect(cache.waitingCalls == 0)
         provider.open()
-        let issued = try await cache.token(for: Self.request(0), deadline: Self.farDeadline)
+        let issued = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
         #expect(issued.token.value == "token-2")
         #expect(provider.asked == 2)
     }
@@ -250,8 +247,8 @@ struct TokenCacheSharingTests {
     func cancelledWaiterLeavesOthers() async throws {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
-        let staying = Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
-        let leaving = Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline).token.value }
+        let staying = Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
+        let leaving = Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
         try await Self.eventually { cache.waitingCalls == 2 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { _ = try await leaving.value }
@@ -267,14 +264,14 @@ struct TokenCacheSharingTests {
         let provider = GatedProvider(fails: true)
         let cache = TokenCache(provider: provider)
         let waiting = (0..<4).map { _ in
-            Task { try await cache.token(for: Self.request(0), deadline: Self.farDeadline) }
+            Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline) }
         }
         try await Self.eventually { cache.waitingCalls == 4 }
         provider.open()
         for task in waiting { await #expect(throws: NoToken.self) { _ = try await task.value } }
         #expect(provider.asked == 1)
         await #expect(throws: NoToken.self) {
-            _ = try await cache.token(for: Self.request(0, refresh: false), deadline: Self.farDeadline)
+            _ = try await cache.token(for: Self.request(0, refresh: false), deadline: Fixtures.farDeadline)
         }
         #expect(provider.asked == 2)
     }

@@ -20,8 +20,19 @@ struct ClientCommandTests {
         var errorOutput: String
     }
 
-    /// Parses `arguments` as the executable would and runs the client command they name, in-process.
+    /// The `--deadline` of a call whose arguments give none. The whole suite runs at once on two
+    /// cores and each step of a call waits its turn behind the other tests' work: a call that takes a
+    /// millisecond alone has taken over the default 15 s. Long enough that none misses it.
+    static let callDeadline = "300"
+
+    /// Parses `arguments` as the executable would and runs the client command they name, in-process,
+    /// with ``callDeadline`` unless the arguments set a deadline.
     static func call(_ arguments: [String]) async throws -> Result {
+        var arguments = arguments
+        let takesDeadline = ["get", "search", "create", "update", "delete", "follow"].contains(arguments.first)
+        if takesDeadline, !arguments.contains(where: { $0 == "--deadline" || $0.hasPrefix("--deadline=") }) {
+            arguments += ["--deadline", callDeadline]
+        }
         let command = try CommandRunner.parse(arguments)
         var output: [UInt8] = []
         var errorOutput: [UInt8] = []

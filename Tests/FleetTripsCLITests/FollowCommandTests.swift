@@ -43,7 +43,7 @@ struct FollowCommandTests {
 
     @Test(
         "two simulated trips followed to COMPLETE: one JSON object per event, the contract's members",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(10)))
     func followsToComplete() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 2, seed: 3, speed: 300)
@@ -82,7 +82,7 @@ struct FollowCommandTests {
 
     @Test(
         "a trip that does not exist yet: updateFailed lines with code and name, then followed until CANCELED",
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(10)))
     func failureThenCanceled() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let port = try await emulator.listeningPort()
@@ -121,7 +121,7 @@ struct FollowCommandTests {
         }
     }
 
-    @Test("--progress prints navigation-style progress lines beside the trip events", .timeLimit(.minutes(3)))
+    @Test("--progress prints navigation-style progress lines beside the trip events", .timeLimit(.minutes(10)))
     func progressLines() async throws {
         // The emulator's clock moves only when a refresh was printed, so every stage of the trip is
         // seen however slow the machine is.
@@ -159,7 +159,7 @@ struct FollowCommandTests {
         }
     }
 
-    @Test("demo follows its simulated trip to COMPLETE, as JSON lines and as text", .timeLimit(.minutes(3)))
+    @Test("demo follows its simulated trip to COMPLETE, as JSON lines and as text", .timeLimit(.minutes(10)))
     func demo() async throws {
         let json = try await ClientCommandTests.call(["demo", "--speed", "400", "--interval", "0.05", "--json-lines"])
         #expect(json.exitCode == 0)

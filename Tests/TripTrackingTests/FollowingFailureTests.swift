@@ -113,7 +113,7 @@ struct FollowingFailureTests {
 
     @Test(
         "with a short interval, following recovers by itself after server failures and reaches COMPLETE",
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(10)))
     func recoversOnItsOwn() async throws {
         var faults = FaultPlan()
         faults.failEvery = 2

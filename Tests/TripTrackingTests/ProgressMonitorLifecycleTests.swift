@@ -9,7 +9,7 @@ import TripTracking
 
 @Suite(
     "Progress monitors come and go: dropped iterators, forgotten monitors, racing listeners, late iterators",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
 struct ProgressMonitorLifecycleTests {
     @Test("dropping the only progress iterator (the monitor made just to iterate) lets the model go idle")
     func progressIteratorDropped() async throws {

@@ -4,7 +4,7 @@ import FleetEngineStatus
 import Testing
 import TripTracking
 
-@Suite("Progress events over simulated trips", .timeLimit(.minutes(3)))
+@Suite("Progress events over simulated trips", .timeLimit(.minutes(10)))
 struct ProgressMonitorTests {
     static func reached(_ simulation: TripSimulation) -> [(time: Int64, type: WaypointType, leg: Int)] {
         simulation.events.compactMap { event in

@@ -34,13 +34,17 @@ struct TrackingHarness: Sendable {
 }
 
 /// Runs `body` with `count` seeded simulated trips.
+///
+/// The client's `deadline` is long: the whole suite runs at once on two cores, and a call waits
+/// its turn behind every other test's work, so one that takes a millisecond alone may take over
+/// the client's default 15 s. The tests are about behaviour, not speed.
 func withTracking<Result: Sendable>(
     count: Int = 6,
     faults: FaultPlan = FaultPlan(),
     retryPolicy: RetryPolicy = .none,
     interval: Duration = .seconds(3600),
     serverFailureRetryDelay: Duration = .seconds(3600),
-    deadline: Duration = .seconds(15),
+    deadline: Duration = .seconds(300),
     accessPolicy: (ManualTimeSource) throws -> AccessPolicy = { _ in .noAuth },
     tokenProvider: any TokenProvider = NoTokenProvider(),
     start: Timestamp = TrackingHarness.start,

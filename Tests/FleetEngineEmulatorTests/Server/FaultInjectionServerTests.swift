@@ -92,7 +92,7 @@ struct FaultInjectionServerTests {
             // fast while the client backs off.
             var options = CallOptions.defaults
             options.waitForReady = true
-            options.timeout = .seconds(30)
+            options.timeout = .seconds(300)
             // Per connection the client used, whether each of its calls was answered, in order.
             var byConnection: [(connection: any Channel, answered: [Bool])] = []
             for _ in 1...12 {
@@ -131,7 +131,7 @@ struct FaultInjectionServerTests {
     static let retryingUnavailable: CallOptions = {
         var options = CallOptions.defaults
         options.waitForReady = true
-        options.timeout = .seconds(30)
+        options.timeout = .seconds(300)
         options.executionPolicy = .retry(
             RetryPolicy(
                 maxAttempts: 10, initialBackoff: .milliseconds(100), maxBackoff: .seconds(2), backoffMultiplier: 2,

@@ -258,7 +258,9 @@ struct ConnectionWaitTests {
 
     @Test("a call cancelled while it waits for a connection ends with CANCELLED")
     func cancelledWhileWaiting() async throws {
-        let client = try FleetEngineClient(configuration: .plaintext(port: 1), tokenProvider: NoTokenProvider())
+        // Without run() the call waits for a connection until its deadline, far past the cancellation.
+        let client = try FleetEngineClient(
+            configuration: Fixtures.configuration(port: 1), tokenProvider: NoTokenProvider())
         let task = Task { () async -> FleetEngineError? in
             await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
         }

@@ -187,6 +187,25 @@ struct TokenCacheSharingTests {
         #expect(provider.asked == 2)
     }
 
+    @Test("calls racing a provider that answers at once still cost one request: none misses the token just kept")
+    func racingCallsFindTheKeptToken() async throws {
+        // A call that found no token, then no request under way because the answer had just come,
+        // asked the provider again. Many rounds of many calls make that window likely to be hit.
+        for round in 0..<100 {
+            let provider = TokenCacheTests.CountingProvider()
+            let cache = TokenCache(provider: provider)
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value
+                    }
+                }
+                for try await token in group { #expect(token == "token-for-trip-0") }
+            }
+            #expect(provider.count == 1, "round \(round): \(provider.count) provider requests")
+        }
+    }
+
     @Test("a refresh does not wait for a plain request under way, and refreshes share one")
     func refreshesWaitOnlyForRefreshes() async throws {
         let provider = GatedProvider()

@@ -44,6 +44,12 @@ final class TokenCache: Sendable {
         /// asked earlier that answers later (a plain request overtaken by a refresh) does not
         /// replace it, and a full cache drops the tokens asked for longest ago.
         var fetchID: UInt64
+
+        /// Whether the token is handed out at `now`, rather than asked for again: until
+        /// ``TokenCache/refreshMargin`` before its expiry, for ever without one.
+        func isFresh(at now: ContinuousClock.Instant) -> Bool {
+            expiry.map { now < $0 - TokenCache.refreshMargin } ?? true
+        }
     }
 
     private struct Entries {
@@ -89,11 +95,7 @@ final class TokenCache: Sendable {
     /// only for another refresh: a plain request may still hand out the refused token.
     func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> Issued {
         let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
-        let now = ContinuousClock.now
-        if !request.isRefresh,
-            let cached = entries.withLock({ $0.tokens[key] }),
-            cached.expiry.map({ now < $0 - Self.refreshMargin }) ?? true
-        {
+        if !request.isRefresh, let cached = entries.withLock({ $0.tokens[key] }), cached.isFresh(at: .now) {
             return cached.issued
         }
         let fetchKey = FetchKey(key: key, isRefresh: request.isRefresh)
@@ -126,6 +128,7 @@ final class TokenCache: Sendable {
             try await withUnsafeThrowingContinuation { continuation in
                 enum Joined {
                     case cancelled
+                    case kept(Issued)
                     case waiting
                     case asking(fetchID: UInt64)
                 }
@@ -133,6 +136,12 @@ final class TokenCache: Sendable {
                     // Checked under the lock that `leave` takes, so a cancellation either comes
                     // before this (and is seen here) or finds the waiter registered.
                     if Task.isCancelled { return .cancelled }
+                    // Looked at again under the lock that `finish` keeps tokens under: an answer
+                    // that came after the caller found no token, and ended its request, is taken
+                    // here rather than asked for a second time.
+                    if !fetchKey.isRefresh, let kept = entries.tokens[fetchKey.key], kept.isFresh(at: .now) {
+                        return .kept(kept.issued)
+                    }
                     if entries.fetches[fetchKey] != nil {
                         entries.fetches[fetchKey]?.waiters[waiterID] = continuation
                         return .waiting
@@ -145,6 +154,7 @@ final class TokenCache: Sendable {
                 }
                 switch joined {
                 case .cancelled: continuation.resume(throwing: CancellationError())
+                case .kept(let issued): continuation.resume(returning: issued)
                 case .waiting: break
                 case .asking(let fetchID): start(fetchID, for: fetchKey, request: request)
                 }

@@ -87,6 +87,23 @@ struct ClientFailureTests {
         #expect(provider.requests.map(\.isRefresh) == [false, true])
     }
 
+    @Test("calls refused together with one token cost one refresh: those refused after it take the new token")
+    func callsRefusedTogetherShareARefresh() async throws {
+        let bad = try Self.mint(.server, secret: "a-secret-the-emulator-does-not-know-at-all")
+        let provider = SuccessiveTokenProvider([bad, try Self.mint(.server)])
+        try await withEmulatorAndClient(try Self.authorizingEmulator(), tokenProvider: provider) { _, client in
+            try await withThrowingTaskGroup(of: FleetEngineError?.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("one")) }
+                    }
+                }
+                for try await error in group { #expect(error?.code == .notFound) }
+            }
+        }
+        #expect(provider.count == 2)
+    }
+
     @Test("tokens are asked per trip and cached until near expiry")
     func tokensCachedPerTrip() async throws {
         let provider = CountingTokenProvider(token: try Self.mint(.server))

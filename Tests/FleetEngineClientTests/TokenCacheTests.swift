@@ -206,6 +206,28 @@ struct TokenCacheSharingTests {
         }
     }
 
+    @Test("a refresh for a token already replaced takes the replacement; one for the replacement asks again")
+    func refreshOfAReplacedToken() async throws {
+        let provider = SuccessiveTokenProvider(["first", "second", "third"])
+        let cache = TokenCache(provider: provider)
+        let refresh = Self.request(0, refresh: true)
+        #expect(try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value == "first")
+        #expect(
+            try await cache.token(for: refresh, refused: "first", deadline: Fixtures.farDeadline).token.value
+                == "second")
+        // A second call refused with the first token, after the refresh: the second token, no request.
+        #expect(
+            try await cache.token(for: refresh, refused: "first", deadline: Fixtures.farDeadline).token.value
+                == "second")
+        #expect(provider.count == 2)
+        #expect(
+            try await cache.token(for: refresh, refused: "second", deadline: Fixtures.farDeadline).token.value
+                == "third")
+        // A refresh that names no refused token always asks.
+        #expect(try await cache.token(for: refresh, deadline: Fixtures.farDeadline).token.value == "third")
+        #expect(provider.count == 4)
+    }
+
     @Test("a refresh does not wait for a plain request under way, and refreshes share one")
     func refreshesWaitOnlyForRefreshes() async throws {
         let provider = GatedProvider()

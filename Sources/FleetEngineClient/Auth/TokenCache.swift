@@ -59,6 +59,20 @@ final class TokenCache: Sendable {
         var lastID: UInt64 = 0
     }
 
+    /// Which kept token a call takes instead of asking the provider.
+    private struct Wanted {
+        var isRefresh: Bool
+        /// The token whose refusal led to a refresh, if the caller said.
+        var refused: String?
+
+        /// A plain request takes a fresh token; a refresh only a fresh one other than the refused.
+        func accepts(_ entry: Entry, at now: ContinuousClock.Instant) -> Bool {
+            guard entry.isFresh(at: now) else { return false }
+            guard isRefresh else { return true }
+            return refused.map { entry.issued.token.value != $0 } ?? false
+        }
+    }
+
     /// Calls share a provider request when they want the same token, asked for the same way.
     private struct FetchKey: Hashable {
         var key: Key
@@ -93,14 +107,21 @@ final class TokenCache: Sendable {
     /// cancelled when the last call waiting for it gives up (its deadline, its cancellation), so a
     /// provider that hangs is asked afresh by the next call. A refresh (after UNAUTHENTICATED) waits
     /// only for another refresh: a plain request may still hand out the refused token.
-    func token(for request: TokenRequest, deadline: ContinuousClock.Instant) async throws -> Issued {
+    ///
+    /// A refresh names the token that was `refused`: when the cache already holds another one (a
+    /// refresh for a call refused a moment earlier brought it), that one is handed out rather than
+    /// the provider asked again, so calls refused together cost one refresh, not one each.
+    func token(
+        for request: TokenRequest, refused: String? = nil, deadline: ContinuousClock.Instant
+    ) async throws -> Issued {
         let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
-        if !request.isRefresh, let cached = entries.withLock({ $0.tokens[key] }), cached.isFresh(at: .now) {
+        let wanted = Wanted(isRefresh: request.isRefresh, refused: refused)
+        if let cached = entries.withLock({ $0.tokens[key] }), wanted.accepts(cached, at: .now) {
             return cached.issued
         }
         let fetchKey = FetchKey(key: key, isRefresh: request.isRefresh)
         return try await withThrowingTaskGroup(of: Issued?.self) { group in
-            group.addTask { try await self.wait(for: fetchKey, request: request) }
+            group.addTask { try await self.wait(for: fetchKey, wanted: wanted, request: request) }
             group.addTask {
                 try await Task.sleep(until: deadline, clock: .continuous)
                 return nil
@@ -119,7 +140,7 @@ final class TokenCache: Sendable {
 
     /// Waits for the provider's answer to the request for `fetchKey`, asking it if no call is
     /// asking already; cancellation stops the wait at once.
-    private func wait(for fetchKey: FetchKey, request: TokenRequest) async throws -> Issued {
+    private func wait(for fetchKey: FetchKey, wanted: Wanted, request: TokenRequest) async throws -> Issued {
         let waiterID = entries.withLock { entries in
             entries.lastID &+= 1
             return entries.lastID
@@ -139,7 +160,7 @@ final class TokenCache: Sendable {
                     // Looked at again under the lock that `finish` keeps tokens under: an answer
                     // that came after the caller found no token, and ended its request, is taken
                     // here rather than asked for a second time.
-                    if !fetchKey.isRefresh, let kept = entries.tokens[fetchKey.key], kept.isFresh(at: .now) {
+                    if let kept = entries.tokens[fetchKey.key], wanted.accepts(kept, at: .now) {
                         return .kept(kept.issued)
                     }
                     if entries.fetches[fetchKey] != nil {

@@ -55,12 +55,16 @@ extension FleetEngineClient {
         var generator = SystemRandomNumberGenerator()
         var tokenRequest = TokenRequest(method: target.method, providerID: target.providerID, tripID: target.tripID)
         let routing = "provider_id=providers%2F" + Self.percentEncoded(target.providerID)
+        // The token of the last attempt, which a refresh names as the one refused.
+        var sentToken: String?
         while true {
             attempt += 1
             let outcome: Result<Response, FleetEngineError>
             let pushback: GRPCRetryPushback
             do throws(FleetEngineError) {
-                let token = try await token(for: tokenRequest, deadline: deadline)
+                let token = try await token(
+                    for: tokenRequest, refused: tokenRequest.isRefresh ? sentToken : nil, deadline: deadline)
+                sentToken = token.token.value
                 let headers = try headers(
                     method: target.method, routing: routing, token: token, deadline: deadline, options: options)
                 (outcome, pushback) = try await attemptCall(
@@ -141,10 +145,10 @@ extension FleetEngineClient {
     }
 
     private func token(
-        for request: TokenRequest, deadline: ContinuousClock.Instant
+        for request: TokenRequest, refused: String?, deadline: ContinuousClock.Instant
     ) async throws(FleetEngineError) -> TokenCache.Issued {
         do {
-            return try await tokens.token(for: request, deadline: deadline)
+            return try await tokens.token(for: request, refused: refused, deadline: deadline)
         } catch let error as FleetEngineError {
             throw error
         } catch is CancellationError {

@@ -131,6 +131,22 @@ struct StatusDetailsTests {
                     + "value in base64: CgVB\n"))
     }
 
+    @Test("a RetryInfo delay of more whole seconds than an Int64 holds is printed in full, as text and as JSON")
+    func retryDelayPastInt64Seconds() throws {
+        var delay = ProtobufDuration()
+        delay.seconds = .max
+        delay.nanos = .max
+        var info = RetryInfo()
+        info.retryDelay = delay
+        let value = StatusSamples.base64(
+            StatusSamples.status(code: 8, message: "slow down", details: [StatusSamples.packed(info)]))
+        let object = try StatusCommandTests.object(CommandRunner.status(["--details-bin", value, "--json"]))
+        #expect(object["retryDelay"] as? String == "9223372036854775809.147483647s")
+        #expect(
+            try CommandRunner.status(["--details-bin", value]).contains(
+                "\nretry helps:  yes, after 9223372036854775809.147483647s (the server's RetryInfo)\n"))
+    }
+
     @Test("a code gRPC does not define inside the google.rpc.Status is kept as a number")
     func undefinedCodeInDetails() throws {
         let value = StatusSamples.base64(StatusSamples.status(code: 42, message: "odd", details: []))

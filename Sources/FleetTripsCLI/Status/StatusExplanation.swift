@@ -106,12 +106,18 @@ public struct StatusExplanation: Sendable, Hashable {
 
     /// Whole seconds, then 3, 6 or 9 fractional digits when the fraction needs them (the proto3
     /// JSON form of `google.protobuf.Duration`).
+    ///
+    /// Any duration is printed: a RetryInfo can say more whole seconds than an `Int64` holds (its
+    /// `seconds` at `Int64.max` and `nanos` above a second), which `Duration.components` traps on.
     static func durationText(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = attoseconds / 1_000_000_000
-        guard nanoseconds != 0 else { return "\(seconds)s" }
+        let attoseconds = duration.attoseconds
+        let attosecondsPerSecond: UInt128 = 1_000_000_000_000_000_000
+        let seconds = attoseconds.magnitude / attosecondsPerSecond
+        let nanoseconds = attoseconds.magnitude % attosecondsPerSecond / 1_000_000_000
+        let sign = attoseconds < 0 ? "-" : ""
+        guard nanoseconds != 0 else { return "\(sign)\(seconds)s" }
         let digits: Int
-        let fraction: Int64
+        let fraction: UInt128
         if nanoseconds % 1_000_000 == 0 {
             (digits, fraction) = (3, nanoseconds / 1_000_000)
         } else if nanoseconds % 1_000 == 0 {
@@ -120,6 +126,6 @@ public struct StatusExplanation: Sendable, Hashable {
             (digits, fraction) = (9, nanoseconds)
         }
         let text = String(fraction)
-        return "\(seconds)." + String(repeating: "0", count: digits - text.count) + text + "s"
+        return "\(sign)\(seconds)." + String(repeating: "0", count: digits - text.count) + text + "s"
     }
 }

@@ -68,7 +68,10 @@ public struct CaptureCommand: ParsableCommand {
     public var summary = false
 
     /// Wait for more input at the end.
-    @Flag(help: "At the end of the file, wait for more (a capture still being written, e.g. by tcpdump -w).")
+    @Flag(
+        help: ArgumentHelp(
+            "At the end of the file, wait for more (a capture still being written, e.g. by tcpdump -w); a pipe "
+                + "ends when its writer closes it."))
     public var follow = false
 
     /// With --follow, stop after this long without new bytes.

@@ -13,7 +13,8 @@ extension InputFile {
     /// - Parameters:
     ///   - follow: at the end of the input, wait for more (a file still being written, e.g. by
     ///     `tcpdump -w`), checking every 200 ms, until no byte arrived for `idleLimit` (forever when
-    ///     nil).
+    ///     nil). Only a regular file can grow: the end of a pipe, socket or terminal is final, so
+    ///     there reading stops at the end as without `follow`.
     /// - Throws: ``FleetTripsError/Code/unreadableInput`` with the system's reason, or what `body`
     ///   throws.
     public func readChunks(
@@ -23,6 +24,8 @@ extension InputFile {
         let descriptor: Int32 = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY)
         guard descriptor >= 0 else { throw chunkFailure("cannot open") }
         defer { if !isStandardInput { close(descriptor) } }
+        // A pipe reports its end only once every writer has closed it; waiting on would never end.
+        let canGrow = follow && Self.isRegularFile(descriptor)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var idle = Duration.zero
         while true {
@@ -34,7 +37,7 @@ extension InputFile {
                 throw chunkFailure("cannot read")
             }
             if count == 0 {
-                guard follow else { return }
+                guard canGrow else { return }
                 if let idleLimit, idle >= idleLimit { return }
                 usleep(200_000)
                 idle += .milliseconds(200)
@@ -43,6 +46,13 @@ extension InputFile {
             idle = .zero
             try body(chunk[..<count])
         }
+    }
+
+    /// Whether `descriptor` is a regular file, the only kind of input that can grow after its end.
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG
     }
 
     private func chunkFailure(_ what: String) -> FleetTripsError {

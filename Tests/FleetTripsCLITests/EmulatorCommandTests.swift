@@ -61,6 +61,15 @@ struct EmulatorCommandTests {
             (["serve", "--no-auth", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
             (["serve", "--no-auth", "--port", "70000"], "--port must be 0 to 65535"),
             (["serve", "--no-auth", "--fail-code", "SOMETIMES"], "--fail-code: \"SOMETIMES\" is not a status code"),
+            (
+                ["serve", "--no-auth", "--fail-code", "ok"],
+                "--fail-code: OK (0) is not a failure; give the code the injected failures end with"
+            ),
+            (
+                ["serve", "--no-auth", "--fail-code", "0"],
+                "--fail-code: OK (0) is not a failure; give the code the injected failures end with"
+            ),
+            (["serve", "--no-auth", "--fail-code", "4294967310"], "--fail-code: \"4294967310\" is not a status code"),
             (["serve", "--no-auth", "--fail-every", "0"], "--fail-every must be at least 1"),
             (["serve", "--no-auth", "--goaway-after-ms", "0"], "--goaway-after-ms must be at least 1"),
             (["token", "--jwt-secret", "s"], "give exactly one of --trip-id and --server"),

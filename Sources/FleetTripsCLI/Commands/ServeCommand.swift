@@ -114,12 +114,18 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         guard delayMs >= 0 else { throw ValidationError("--delay-ms must not be negative") }
         if let goawayAfterMs, goawayAfterMs < 1 { throw ValidationError("--goaway-after-ms must be at least 1") }
-        guard parsedFailCode != nil else { throw ValidationError("--fail-code: \"\(failCode)\" is not a status code") }
+        guard let code = parsedFailCode else {
+            throw ValidationError("--fail-code: \"\(failCode)\" is not a status code")
+        }
+        guard code != .ok else {
+            throw ValidationError("--fail-code: OK (0) is not a failure; give the code the injected failures end with")
+        }
     }
 
+    /// `--fail-code` as `fleettrips status` reads a code: a name in any case, or a number that fits
+    /// the `int32` a `grpc-status` is.
     private var parsedFailCode: StatusCode? {
-        if let number = Int(failCode), number >= 0 { return StatusCode(rawValue: number) }
-        return StatusCode(name: failCode)
+        try? StatusCode.parsingArgument(failCode)
     }
 
     /// The emulator's configuration from the arguments.

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetEngineStatus
 import FleetTripsCLI
 import Foundation
 import Testing
@@ -77,6 +78,27 @@ struct FollowCommandTests {
                     }
                 }
             }
+        }
+    }
+
+    @Test(
+        "a trip given twice, by its id and by its full name, is followed once: each event is one line",
+        .timeLimit(.minutes(10)))
+    func sameTripTwice() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 1, seed: 5, speed: 300)
+            let name = try #require(names.first)
+            let result = try await ClientCommandTests.call(
+                ["follow", TripName.lastSegment(of: name), name, "--provider", ClientCommandTests.provider]
+                    + ["--interval", "0.05"] + ClientCommandTests.connection(try await emulator.listeningPort()))
+            #expect(result.exitCode == 0)
+            let objects = try Self.objects(result.output)
+            #expect(objects.allSatisfy { $0["trip"] as? String == name })
+            #expect(objects.count { $0["event"] as? String == "tripUpdated" } >= 1)
+            let statuses = Self.statuses(objects, trip: name)
+            #expect(statuses.last == "COMPLETE")
+            #expect(statuses.count { $0 == "COMPLETE" } == 1, "\(statuses)")
+            #expect(zip(statuses, statuses.dropFirst()).allSatisfy { $0 != $1 }, "\(statuses)")
         }
     }
 

@@ -26,11 +26,15 @@ struct TripFollowing {
 
     /// Follows every trip over `client`, writing events to `output` in the order they arrive
     /// (each trip's in its own order), and returns once every trip ended (COMPLETE or CANCELED).
+    /// A trip given more than once, by id or by name, is followed once.
     func run(client: FleetEngineClient, output: inout some ByteSink) async throws {
         let service = TripService(
             client: client, providerID: providerID,
             defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
-        let models = names.map { service.tripModel(for: $0) }
+        // A trip named twice (or by its id and by its full name) is one model; following it twice
+        // would print each of its events twice.
+        var seen = Set<String>()
+        let models = names.map { service.tripModel(for: $0) }.filter { seen.insert($0.name).inserted }
         let (events, sink) = AsyncThrowingStream.makeStream(of: (String, Line).self)
         // Each listener says when it is registered; the service runs only once all are, so none
         // misses the first refresh's events (a model does not replay what it delivered before).

@@ -372,6 +372,22 @@ struct ClientCommandTests {
                 + "No such file or directory")
     }
 
+    @Test("a --token-file over 1 MiB fails the call unsent, read no further, as a --token-command printing as much")
+    func oversizedTokenFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fleettrips-token-\(UUID())")
+        try Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Self.call(
+            ["get", Self.name("t-1"), "--json", "--token-file", file.path, "--endpoint", "127.0.0.1:1", "--plaintext"])
+        #expect(result.exitCode == 1)
+        let object = try Self.errorObject(result.errorOutput)
+        #expect(object["code"] as? Int == 16)
+        #expect(
+            object["message"] as? String
+                == "the token provider failed: token unavailable: --token-file '\(file.path)' holds more than 1048576 "
+                + "bytes, which is not a token")
+    }
+
     @Test(
         "the token options exclude each other, and none may be empty",
         arguments: [
@@ -525,6 +541,16 @@ struct ClientCommandTests {
         #expect(request.trip == (try Trip(jsonString: Self.newTripJSON)))
         #expect(request.parent == "providers/p")
         #expect(request.tripID == "t")
+    }
+
+    @Test("--trip @file past 64 MiB is refused after reading just past that, not held whole")
+    func oversizedTripFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fleettrips-trip-\(UUID()).json")
+        try Data(repeating: UInt8(ascii: " "), count: (64 << 20) + 1).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = Self.rejection(["create", "--provider", "p", "--trip-id", "t", "--trip", "@" + file.path])
+        #expect(report.message == "--trip @\(file.path) holds more than 67108864 bytes, more than any message")
+        #expect(report.exitCode == 64)
     }
 
     @Test(

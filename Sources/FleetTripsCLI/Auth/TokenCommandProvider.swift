@@ -33,7 +33,7 @@ struct TokenCommandProvider: TokenProvider {
         guard !outcome.standardOutputOverflowed else {
             throw FleetTripsError(
                 code: .tokenUnavailable,
-                message: "--token-command printed more than \(ShellCommand.outputLimit) bytes, which is not a token")
+                message: "--token-command printed more than \(TokenSource.maxTokenBytes) bytes, which is not a token")
         }
         let token = TokenSource.token(trimming: outcome.standardOutput)
         guard !token.isEmpty else {

@@ -9,15 +9,21 @@ struct TokenFileProvider: TokenProvider {
 
     /// The file's trimmed contents.
     ///
-    /// - Throws: ``FleetTripsError/Code/tokenUnavailable`` when the file cannot be read or holds
-    ///   only whitespace; the client reports it as UNAUTHENTICATED. The message names the file,
-    ///   never what it holds.
+    /// - Throws: ``FleetTripsError/Code/tokenUnavailable`` when the file cannot be read, holds
+    ///   only whitespace, or holds more than ``TokenSource/maxTokenBytes`` (read no further); the
+    ///   client reports it as UNAUTHENTICATED. The message names the file, never what it holds.
     func token(for request: TokenRequest) async throws -> FleetEngineToken {
         let contents: [UInt8]
         do throws(FleetTripsError) {
-            contents = try InputFile(path: path).readAll()
+            contents = try InputFile(path: path).readAll(atMost: TokenSource.maxTokenBytes)
         } catch {
             throw FleetTripsError(code: .tokenUnavailable, message: "--token-file: \(error.message)")
+        }
+        guard contents.count <= TokenSource.maxTokenBytes else {
+            throw FleetTripsError(
+                code: .tokenUnavailable,
+                message:
+                    "--token-file '\(path)' holds more than \(TokenSource.maxTokenBytes) bytes, which is not a token")
         }
         let token = TokenSource.token(trimming: contents)
         guard !token.isEmpty else {

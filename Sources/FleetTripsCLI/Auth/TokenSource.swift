@@ -35,6 +35,10 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The most bytes a token file or a token command's output may hold: far above any JWT, and a
+    /// bound on what a file such as `/dev/zero` or a runaway command makes the client hold.
+    static let maxTokenBytes = 1 << 20
+
     /// `bytes` without the ASCII whitespace around them (a final line feed, above all), as text.
     static func token(trimming bytes: [UInt8]) -> String {
         guard let first = bytes.firstIndex(where: { !TextInput.isWhitespace($0) }),

@@ -17,7 +17,7 @@ import Synchronization
 struct ShellCommand: Sendable {
     /// How much of each output is kept; the rest is read and dropped, so the command never
     /// blocks on a full pipe.
-    static let outputLimit = 1 << 20
+    static let outputLimit = TokenSource.maxTokenBytes
 
     /// The command line, as `/bin/sh -c` takes it.
     var commandLine: String

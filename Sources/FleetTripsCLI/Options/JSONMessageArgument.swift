@@ -4,10 +4,16 @@ import FleetEngineCodec
 /// A message given as an option's value in proto3 JSON: the JSON text itself, or `@path` of a
 /// file that holds it.
 enum JSONMessageArgument {
+    /// The largest `@file` read: a request the server takes is at most 4 MiB of binary, which is
+    /// well under this much JSON however it is spaced; a larger file (or `/dev/zero`) is refused
+    /// after reading just past this, rather than held whole.
+    static let maxFileBytes = 64 << 20
+
     /// Parses `text`, the value of `option`, as a `Message`.
     ///
     /// - Throws: `ValidationError` naming the option (and the file) and saying what is wrong and
-    ///   where: the codec's reason with its byte offset and field path, or why the file cannot be read.
+    ///   where: the codec's reason with its byte offset and field path, why the file cannot be read,
+    ///   or that it holds more than ``maxFileBytes``.
     static func parse<Message: ProtobufMessage>(
         _ text: String, option: String, as type: Message.Type = Message.self
     ) throws(ValidationError) -> Message {
@@ -19,9 +25,12 @@ enum JSONMessageArgument {
                 throw ValidationError("\(option) @ takes a file's path, e.g. \(option) @trip.json")
             }
             do throws(FleetTripsError) {
-                json = try InputFile(path: path).readAll()
+                json = try InputFile(path: path).readAll(atMost: maxFileBytes)
             } catch {
                 throw ValidationError("\(option): \(error.message)")
+            }
+            guard json.count <= maxFileBytes else {
+                throw ValidationError("\(option) @\(path) holds more than \(maxFileBytes) bytes, more than any message")
             }
             source = "\(option) @\(path)"
         } else {

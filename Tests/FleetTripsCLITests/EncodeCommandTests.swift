@@ -85,6 +85,24 @@ struct EncodeCommandTests {
         #expect(report.exitCode == 1)
     }
 
+    @Test("an input past what one message's JSON may be is refused after reading just past it: /dev/zero ends")
+    func endlessInput() throws {
+        let command = try #require(try CommandRunner.parse(["encode", "--type", Samples.tripType]) as? EncodeCommand)
+        let encoder = try command.makeEncoder()
+        #expect(encoder.inputLimit == 64 << 20)
+        var output: [UInt8] = []
+        let error = try #require(throws: FleetTripsError(.invalidMessage)) {
+            try encoder.run(file: InputFile(path: "/dev/zero"), output: &output)
+        }
+        #expect(output.isEmpty)
+        #expect(
+            CommandRunner.report(for: error).message
+                == "invalid message: '/dev/zero' is over 67108864 bytes, more than one message's JSON may be")
+        let frames = try #require(
+            try CommandRunner.parse(["encode", "--type", Samples.tripType, "--grpc-frames"]) as? EncodeCommand)
+        #expect(try frames.makeEncoder().inputLimit == 1 << 30)
+    }
+
     @Test("an unknown JSON member is an error unless --ignore-unknown-fields")
     func unknownField() throws {
         let json = Samples.text(#"{"name": "providers/p/trips/t2", "tripStatus": "COMPLETE", "colour": "red"}"#)

@@ -51,6 +51,6 @@ public struct EncodeCommand: AsyncParsableCommand {
     /// Runs the command on its input, writing to standard output.
     public func run() async throws {
         var output = StandardOutput()
-        try run(input: InputFile(path: file).readAll(), output: &output)
+        try makeEncoder().run(file: InputFile(path: file), output: &output)
     }
 }

@@ -4,10 +4,9 @@ import FleetEngineCodec
 /// A message given as an option's value in proto3 JSON: the JSON text itself, or `@path` of a
 /// file that holds it.
 enum JSONMessageArgument {
-    /// The largest `@file` read: a request the server takes is at most 4 MiB of binary, which is
-    /// well under this much JSON however it is spaced; a larger file (or `/dev/zero`) is refused
-    /// after reading just past this, rather than held whole.
-    static let maxFileBytes = 64 << 20
+    /// The largest `@file` read, as `fleettrips encode` reads one message: a larger file (or
+    /// `/dev/zero`) is refused after reading just past this, rather than held whole.
+    static let maxFileBytes = MessageEncoder.maxMessageJSONBytes
 
     /// Parses `text`, the value of `option`, as a `Message`.
     ///

@@ -26,6 +26,36 @@ public struct MessageEncoder: Sendable {
         self.jsonOptions = jsonOptions
     }
 
+    /// The most JSON one message may come in: a message the server takes is at most 4 MiB of
+    /// binary, well under this much JSON however it is spaced.
+    public static let maxMessageJSONBytes = 64 << 20
+    /// The most JSON a gRPC stream's lines may come in together, all held until every one parsed.
+    public static let maxStreamJSONBytes = 1 << 30
+
+    /// The most input ``run(file:output:)`` reads: ``maxMessageJSONBytes`` for one message,
+    /// ``maxStreamJSONBytes`` for a gRPC stream.
+    public var inputLimit: Int {
+        guard case .single = framing else { return Self.maxStreamJSONBytes }
+        return Self.maxMessageJSONBytes
+    }
+
+    /// Reads `file` and encodes it as ``run(input:output:)`` does, refusing an input over
+    /// ``inputLimit`` after reading just past it (so `/dev/zero` is refused, not held).
+    ///
+    /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
+    ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
+    public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
+        let limit = inputLimit
+        let input = try file.readAll(atMost: limit)
+        guard input.count <= limit else {
+            let what = inputLimit == Self.maxMessageJSONBytes ? "one message's JSON" : "a stream's JSON lines together"
+            throw FleetTripsError(
+                code: .invalidMessage,
+                message: "\(file.displayName) is over \(limit) bytes, more than \(what) may be")
+        }
+        try run(input: input, output: &output)
+    }
+
     /// Parses `input` and writes the binary to `output`.
     ///
     /// For a single message the whole input is one JSON text (it may span lines). For gRPC

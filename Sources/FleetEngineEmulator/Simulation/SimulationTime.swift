@@ -8,9 +8,11 @@ enum SimulationTime {
 
     /// A duration in whole nanoseconds (rounded towards zero), clamped to ±``limit``.
     static func nanoseconds(_ duration: Duration) -> Int64 {
+        // Compared before taking components: a Duration can hold more seconds than Int64 can, and
+        // `components` traps on those.
+        if duration >= .nanoseconds(limit) { return limit }
+        if duration <= .nanoseconds(-limit) { return -limit }
         let (seconds, attoseconds) = duration.components
-        if seconds >= limit / 1_000_000_000 { return limit }
-        if seconds <= -(limit / 1_000_000_000) { return -limit }
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 

@@ -145,6 +145,17 @@ struct TripSimulationTimelineTests {
         #expect(complete.lastLocation?.updateTime == SimulationFixtures.timestamp(337))
     }
 
+    @Test("elapsed times beyond Int64 seconds, either way, are the completed trip or the trip at zero")
+    func elapsedBeyondInt64Seconds() throws {
+        let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())
+        // Duration holds about 1.7e20 seconds; its components would need more than Int64 seconds.
+        let far = Duration.seconds(Int64.max) * 4
+        #expect(simulation.snapshotInstant(at: far) == simulation.duration)
+        #expect(simulation.trip(at: far) == simulation.trip(at: simulation.duration))
+        #expect(simulation.snapshotInstant(at: .zero - far) == .zero)
+        #expect(simulation.trip(at: .zero - far) == simulation.trip(at: .zero))
+    }
+
     @Test("elapsed time before zero is zero, and the trip is NEW with the full route to the pickup")
     func beforeStart() throws {
         let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())

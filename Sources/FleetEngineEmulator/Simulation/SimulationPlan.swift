@@ -125,7 +125,8 @@ public struct SimulationPlan: Sendable, Hashable {
         }
         if let streets, !streets.isValid {
             return "the street grid around (\(streets.centre.latitude), \(streets.centre.longitude)) needs a "
-                + "centre within 80° of the equator and spacings of 20 to 2,000 m"
+                + "centre within 80° of the equator, spacings of 20 to 2,000 m and a diagonal every 0 to "
+                + "\(StreetGrid.maximumDiagonalSpacing) blocks"
         }
         for reroute in reroutes {
             guard (0..<legCount).contains(reroute.leg) else {

@@ -32,8 +32,13 @@ public struct StreetGrid: Sendable, Hashable {
     /// The distance between neighbouring cross streets, in metres (20 or more).
     public var streetSpacing: Double
 
-    /// Every how many blocks a diagonal avenue runs, in each of the two diagonal directions; 0 for none.
+    /// Every how many blocks a diagonal avenue runs, in each of the two diagonal directions; 0 for none,
+    /// at most ``maximumDiagonalSpacing``.
     public var diagonalSpacing: Int
+
+    /// The widest diagonal spacing, in blocks: more than the grid's reach holds at the narrowest
+    /// spacing, and small enough that the search for a diagonal never overflows `Int`.
+    public static let maximumDiagonalSpacing = 1_000
 
     /// How far from the centre the grid reaches, in metres.
     public static let reachMeters: Double = 30_000
@@ -52,6 +57,7 @@ public struct StreetGrid: Sendable, Hashable {
         SphericalGeometry.isValid(centre) && abs(centre.latitude) < 80 && bearing.isFinite
             && avenueSpacing.isFinite && avenueSpacing >= 20 && avenueSpacing <= 2_000
             && streetSpacing.isFinite && streetSpacing >= 20 && streetSpacing <= 2_000 && diagonalSpacing >= 0
+            && diagonalSpacing <= Self.maximumDiagonalSpacing
     }
 
     /// The street corner nearest to `point`.

@@ -211,6 +211,15 @@ struct TripSimulationTimelineTests {
                 "the route refresh interval 1.5 seconds"
             ),
             (SimulationPlan.with { $0.pickup.wait = .seconds(-1) }, "the wait -1.0 seconds"),
+            (
+                // Spacings this wide made the search for a diagonal avenue overflow Int, a trap.
+                SimulationPlan.with {
+                    $0.streets = StreetGrid(
+                        centre: SimulationFixtures.point(37), bearing: 0, avenueSpacing: 100, streetSpacing: 100,
+                        diagonalSpacing: .max)
+                },
+                "the street grid around (37.0, -122.0)"
+            ),
         ])
     func refusesBadPlans(_ plan: SimulationPlan, _ reason: String) {
         #expect {

@@ -121,9 +121,12 @@ extension StreetGrid {
     private static let metresPerDegree = SphericalGeometry.earthRadiusMeters * Double.pi / 180
 
     func blockCoordinates(_ point: LatLng) -> BlockPoint {
-        let east =
-            (point.longitude - centre.longitude) * cos(SphericalGeometry.radians(centre.latitude))
-            * Self.metresPerDegree
+        // The map is local: a point across the antimeridian from the centre is a little east or west of
+        // it, not most of the way round the Earth.
+        var longitudeDelta = point.longitude - centre.longitude
+        if longitudeDelta > 180 { longitudeDelta -= 360 }
+        if longitudeDelta < -180 { longitudeDelta += 360 }
+        let east = longitudeDelta * cos(SphericalGeometry.radians(centre.latitude)) * Self.metresPerDegree
         let north = (point.latitude - centre.latitude) * Self.metresPerDegree
         let angle = SphericalGeometry.radians(bearing)
         let along = east * sin(angle) + north * cos(angle)
@@ -137,11 +140,12 @@ extension StreetGrid {
         let across = block.avenue * avenueSpacing
         let east = along * sin(angle) + across * cos(angle)
         let north = along * cos(angle) - across * sin(angle)
-        return SphericalGeometry.point(
-            latitude: centre.latitude + north / Self.metresPerDegree,
-            longitude: centre.longitude + east
-                / (cos(SphericalGeometry.radians(centre.latitude)) * Self.metresPerDegree)
-        )
+        var longitude =
+            centre.longitude + east / (cos(SphericalGeometry.radians(centre.latitude)) * Self.metresPerDegree)
+        // A corner past the antimeridian is on the other side of it.
+        if longitude > 180 { longitude -= 360 }
+        if longitude < -180 { longitude += 360 }
+        return SphericalGeometry.point(latitude: centre.latitude + north / Self.metresPerDegree, longitude: longitude)
     }
 
     /// The nearest point on any street, and that street.

@@ -117,6 +117,39 @@ struct TripSimulationRouteTests {
         }
     }
 
+    @Test("streets across the antimeridian take a route of a few blocks, with every longitude within ±180°")
+    func streetsAcrossAntimeridian() throws {
+        // Taveuni, Fiji, where the 180th meridian crosses the island; the stops lie 1 km either side of it.
+        let east = SphericalGeometry.point(latitude: -16.8, longitude: 179.995)
+        let west = SphericalGeometry.point(latitude: -16.801, longitude: -179.995)
+        let plan = SimulationPlan(
+            tripName: "providers/test-project/trips/taveuni",
+            vehicleID: "vehicle-1",
+            vehicleStart: east,
+            pickup: SimulationStop(point: west, wait: .seconds(30)),
+            dropoff: SphericalGeometry.point(latitude: -16.79, longitude: 179.99),
+            streets: StreetGrid(
+                centre: SphericalGeometry.point(latitude: -16.8, longitude: 179.99),
+                bearing: 0,
+                avenueSpacing: 100,
+                streetSpacing: 100,
+                diagonalSpacing: 0
+            )
+        )
+        let trip = try SimulationFixtures.simulation(plan).trip(at: .zero)
+        #expect(trip.remainingWaypoints.count == 2)
+        for waypoint in trip.remainingWaypoints {
+            let path = waypoint.pathToWaypoint
+            #expect(path.allSatisfy { abs($0.longitude) <= 180 })
+            let length = zip(path, path.dropFirst()).reduce(0) { $0 + SphericalGeometry.distance(from: $1.0, to: $1.1) }
+            // Blocks make a staircase, at most √2 times as long as the way as the crow flies (1.1 and 2 km).
+            let crowFlies = SphericalGeometry.distance(from: try #require(path.first), to: try #require(path.last))
+            #expect(crowFlies < 2_100)
+            #expect(length < 1.5 * crowFlies)
+            #expect(Int32(length.rounded()) == waypoint.distanceMeters)
+        }
+    }
+
     private func intervals(_ trip: Trip) -> [String] {
         (trip.currentRouteSegmentTraffic?.speedReadingInterval ?? []).map {
             "\($0.startPolylinePointIndex)-\($0.endPolylinePointIndex) \($0.speed)"

@@ -96,14 +96,23 @@ public final class FleetEngineEmulator: Sendable {
         store.billingReports
     }
 
+    /// The fastest a moving trip may run against the emulator's clock: a million times (a year in half
+    /// a minute), far below where the elapsed time would no longer fit a `Duration`.
+    public static let maximumMotionSpeed: Double = 1_000_000
+
+    /// The most trips one call to ``simulate(providerID:count:seed:speed:keepingStoredTrips:)`` seeds.
+    public static let maximumSimulatedTrips = 10_000
+
     /// Adds a trip that moves by itself: `motion` decides where it is at each moment, `speed` times
     /// faster than the emulator's clock. Returns the trip as it is at the start.
     ///
-    /// - Throws: INVALID_ARGUMENT for a malformed name, ALREADY_EXISTS for a name in use.
+    /// - Throws: INVALID_ARGUMENT for a malformed name or a speed that is not above 0 and at most
+    ///   ``maximumMotionSpeed``, ALREADY_EXISTS for a name in use.
     @discardableResult
     public func addMovingTrip(named name: String, motion: any TripMotion, speed: Double = 1) throws(FleetEngineError)
         -> Trip
     {
+        try Self.checkMotionSpeed(speed)
         let tripName = try TripName(parsing: name)
         var trip = Trip()
         trip.name = tripName.description
@@ -117,11 +126,18 @@ public final class FleetEngineEmulator: Sendable {
     /// - Parameter keepingStoredTrips: Leave a seeded name that is already in use as it is (a trip
     ///   replayed from the data folder: a simulated trip someone updated stopped moving and was
     ///   kept), instead of refusing.
-    /// - Throws: ALREADY_EXISTS when a seeded name is already in use, unless `keepingStoredTrips`.
+    /// - Throws: INVALID_ARGUMENT for a count below 0 or above ``maximumSimulatedTrips``, or a speed
+    ///   that is not above 0 and at most ``maximumMotionSpeed``; ALREADY_EXISTS when a seeded name is
+    ///   already in use, unless `keepingStoredTrips`.
     @discardableResult
     public func simulate(
         providerID: String, count: Int, seed: UInt64, speed: Double = 1, keepingStoredTrips: Bool = false
     ) throws(FleetEngineError) -> [String] {
+        guard count >= 0, count <= Self.maximumSimulatedTrips else {
+            throw EmulatorErrors.invalidArgument(
+                field: "count", "cannot simulate \(count) trips: from 0 to \(Self.maximumSimulatedTrips) at a time")
+        }
+        try Self.checkMotionSpeed(speed)
         let simulations = TripSimulation.seeded(
             providerID: providerID, count: count, seed: seed, start: store.time.now())
         var names: [String] = []
@@ -134,6 +150,19 @@ public final class FleetEngineEmulator: Sendable {
             try addMovingTrip(named: name, motion: simulation, speed: speed)
         }
         return names
+    }
+}
+
+extension FleetEngineEmulator {
+    /// Refuses a speed the store could not multiply elapsed time by: not a number, infinite, not above
+    /// 0 (a trip that never moves), or so large that the elapsed time overflows `Duration`.
+    fileprivate static func checkMotionSpeed(_ speed: Double) throws(FleetEngineError) {
+        guard speed.isFinite, speed > 0, speed <= maximumMotionSpeed else {
+            throw EmulatorErrors.invalidArgument(
+                field: "speed",
+                "a moving trip's speed must be above 0 and at most \(Int(maximumMotionSpeed)) times the clock's, "
+                    + "not \(speed)")
+        }
     }
 }
 

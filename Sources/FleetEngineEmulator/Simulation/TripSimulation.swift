@@ -48,12 +48,20 @@ public struct TripSimulation: Sendable, Hashable {
     /// A simulation of `plan`, with `seed` for its random choices, starting at `start`.
     ///
     /// - Throws: ``EmulatorError`` saying what is wrong with the plan: a point that is not on the Earth,
-    ///   a speed, wait or interval out of range, a reroute or traffic on a leg the trip does not have.
+    ///   a speed, wait or interval out of range, a reroute or traffic on a leg the trip does not have, or
+    ///   legs so many and long that the trip would last past the simulation's time limit (about 31 years).
     public init(plan: SimulationPlan, seed: UInt64, start: Timestamp) throws(EmulatorError) {
         if let problem = plan.problem {
             throw EmulatorError("cannot simulate trip '\(plan.tripName)': \(problem)")
         }
         self.init(validated: plan, seed: seed, start: start)
+        // Instants are clamped at the limit, so a leg that ends beyond it would be reported arrived before
+        // the vehicle got there, and every later leg driven in one location interval.
+        if completion >= SimulationTime.limit {
+            throw EmulatorError(
+                "cannot simulate trip '\(plan.tripName)': the trip would last \(SimulationTime.duration(SimulationTime.limit)) "
+                    + "or more, beyond the time a simulation can count")
+        }
     }
 
     /// How long the trip takes: from this moment on it is `COMPLETE` and no longer changes.

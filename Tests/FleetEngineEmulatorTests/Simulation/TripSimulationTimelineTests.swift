@@ -220,6 +220,16 @@ struct TripSimulationTimelineTests {
                 },
                 "the street grid around (37.0, -122.0)"
             ),
+            (
+                // 30 legs of about 19,900 km at 0.5 m/s: 1.2e9 s; the last legs were "driven" in a second each.
+                SimulationPlan.with { plan in
+                    plan.speeds = 0.5...0.5
+                    plan.intermediateDestinations = (0..<30).map {
+                        SimulationStop(point: SimulationFixtures.point(0, $0 % 2 == 0 ? 179 : 0))
+                    }
+                },
+                "the trip would last 1000000000.0 seconds or more"
+            ),
         ])
     func refusesBadPlans(_ plan: SimulationPlan, _ reason: String) {
         #expect {

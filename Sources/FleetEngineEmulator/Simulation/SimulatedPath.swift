@@ -12,6 +12,9 @@ struct SimulatedPath: Sendable, Hashable {
     /// The free-flow speed of each edge (from vertex `i` to `i + 1`), in metres per second.
     let edgeSpeeds: [Double]
 
+    /// Points closer than this, in metres, are one point: a path keeps only the first of them.
+    static let coincidentMeters: Double = 0.01
+
     /// Edges that turn by more than this many degrees start a new stretch of street, with its own speed.
     private static let turnDegrees: Double = 25
 
@@ -20,7 +23,9 @@ struct SimulatedPath: Sendable, Hashable {
         var vertices: [LatLng] = []
         for point in points {
             // Coincident neighbours would make an edge of length 0 and an undefined heading.
-            if let last = vertices.last, SphericalGeometry.distance(from: last, to: point) < 0.01 { continue }
+            if let last = vertices.last, SphericalGeometry.distance(from: last, to: point) < Self.coincidentMeters {
+                continue
+            }
             vertices.append(point)
         }
         if vertices.isEmpty, let first = points.first { vertices = [first] }

@@ -148,6 +148,8 @@ struct TripTimelineBuilder {
     /// A driving route: along the streets when the plan has them and they reach both ends, otherwise
     /// straight.
     private func route(from start: LatLng, to end: LatLng, using generator: inout SplitMix64) -> [LatLng] {
+        // A stop where the vehicle already is needs no driving, not even out to the street and back.
+        if SphericalGeometry.distance(from: start, to: end) < SimulatedPath.coincidentMeters { return [start, end] }
         if let streets = plan.streets, streets.reaches(start), streets.reaches(end) {
             return streets.route(from: start, to: end, using: &generator)
         }

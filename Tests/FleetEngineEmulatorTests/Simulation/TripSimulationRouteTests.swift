@@ -150,6 +150,30 @@ struct TripSimulationRouteTests {
         }
     }
 
+    @Test("a pickup where the vehicle already stands is a route of one point on streets too, not a drive out and back")
+    func pickupAtTheVehicleOnStreets() throws {
+        // Midway along a 160 m block of Mountain View's grid: the nearest street is tens of metres away.
+        let grid = SimulationCity.mountainView.streets
+        let here = grid.point(StreetGrid.BlockPoint(street: 3.5, avenue: 2.5))
+        var plan = SimulationFixtures.direct()
+        plan.streets = grid
+        plan.vehicleStart = here
+        plan.pickup.point = here
+        plan.dropoff = grid.point(StreetGrid.BlockPoint(street: 8, avenue: 4))
+        let simulation = try SimulationFixtures.simulation(plan)
+        let new = simulation.trip(at: .zero)
+        #expect(new.remainingDistanceMeters == 0)
+        #expect(new.route == [here])
+        #expect(new.remainingWaypoints.first?.distanceMeters == 0)
+        // Reported at the pickup on the update after it sets off, standing still all the while.
+        let departure = try #require(
+            simulation.events.first { $0.kind == .statusChanged(.enrouteToPickup, intermediateDestinationIndex: 0) })
+        let driving = simulation.trip(at: departure.time)
+        #expect(driving.lastLocation?.location == here)
+        #expect(driving.lastLocation?.speed == 0)
+        #expect(simulation.trip(at: departure.time + .seconds(1)).tripStatus == .arrivedAtPickup)
+    }
+
     private func intervals(_ trip: Trip) -> [String] {
         (trip.currentRouteSegmentTraffic?.speedReadingInterval ?? []).map {
             "\($0.startPolylinePointIndex)-\($0.endPolylinePointIndex) \($0.speed)"

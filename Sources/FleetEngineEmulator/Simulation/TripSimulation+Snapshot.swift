@@ -177,17 +177,19 @@ extension TripSimulation {
         case .driving(let leg):
             let (version, driven) = routeState(ofLeg: leg, at: now)
             location.location = version.path.point(at: driven)
-            location.heading = version.path.heading(at: driven)
+            // A leg of one point (a stop where the vehicle already is) has no edge to head along.
+            location.heading =
+                version.path.edgeCount > 0 ? version.path.heading(at: driven) : arrivalHeading(atLeg: leg)
             // Centimetres per second: what a phone's location reports resolve.
             location.speed = (version.motion.speed(at: SimulationTime.seconds(now)) * 100).rounded() / 100
         case .waiting(let leg):
             location.location = legs[leg].destination
-            location.heading = legs[leg].versions.last.map { $0.path.heading(at: $0.path.length) } ?? 0
+            location.heading = arrivalHeading(atLeg: leg)
             location.speed = 0
         case .complete:
             let last = legs[legs.count - 1]
             location.location = last.destination
-            location.heading = last.versions.last.map { $0.path.heading(at: $0.path.length) } ?? 0
+            location.heading = arrivalHeading(atLeg: legs.count - 1)
             location.speed = 0
         }
         var jitter = SplitMix64.derived(from: seed, 3, UInt64(now / tick))
@@ -199,6 +201,18 @@ extension TripSimulation {
         location.isRoadSnapped = true
         location.isGpsSensorEnabled = true
         return location
+    }
+
+    /// The heading of a vehicle standing at the end of leg `index`: that of the last edge it drove to
+    /// get there, from an earlier leg when this one has no edges (a stop at the place of the one
+    /// before); 0 when it has driven nowhere yet.
+    private func arrivalHeading(atLeg index: Int) -> Int32 {
+        for leg in legs[...index].reversed() {
+            if let version = leg.versions.last, version.path.edgeCount > 0 {
+                return version.path.heading(at: version.path.length)
+            }
+        }
+        return 0
     }
 
     /// Where and when the vehicle actually was at the stops it has reached and left by `now`.

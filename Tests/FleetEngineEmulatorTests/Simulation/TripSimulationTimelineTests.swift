@@ -126,6 +126,32 @@ struct TripSimulationTimelineTests {
         #expect(simulation.trip(at: .seconds(136)).lastLocation?.speed == 10)
     }
 
+    @Test("a vehicle that stops twice at one place keeps the heading it arrived with, not north")
+    func headingAtARepeatedStop() throws {
+        // Due east along the 37th parallel; the intermediate destination is the pickup again.
+        let plan = SimulationPlan(
+            tripName: "providers/test-project/trips/east",
+            vehicleID: "vehicle-1",
+            vehicleStart: SimulationFixtures.point(37, -122),
+            pickup: SimulationStop(point: SimulationFixtures.point(37, -121.99), wait: .seconds(10)),
+            intermediateDestinations: [
+                SimulationStop(point: SimulationFixtures.point(37, -121.99), wait: .seconds(10))
+            ],
+            dropoff: SimulationFixtures.point(37, -121.98),
+            speeds: 10...10
+        )
+        let simulation = try SimulationFixtures.simulation(plan)
+        let statuses: [TripStatus] = [
+            .arrivedAtPickup, .enrouteToIntermediateDestination, .arrivedAtIntermediateDestination,
+        ]
+        let headings = statuses.map { status in
+            let event = simulation.events.first { $0.kind.isStatusChange(to: status) }
+            return event.map { simulation.trip(at: $0.time).lastLocation?.heading } ?? nil
+        }
+        // The last edge into the pickup runs east, to the whole degree a heading is reported in.
+        #expect(headings == [90, 90, 90])
+    }
+
     @Test("the trip is COMPLETE at its duration and the same ever after")
     func completeAtDuration() throws {
         let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())
@@ -246,5 +272,13 @@ extension SimulationPlan {
         var plan = SimulationFixtures.direct()
         change(&plan)
         return plan
+    }
+}
+
+extension SimulationEvent.Kind {
+    /// Whether this is the trip's status becoming `status`.
+    fileprivate func isStatusChange(to status: TripStatus) -> Bool {
+        if case .statusChanged(let changed, _) = self { return changed == status }
+        return false
     }
 }

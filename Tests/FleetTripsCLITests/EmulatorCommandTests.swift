@@ -60,6 +60,10 @@ struct EmulatorCommandTests {
             ),
             (["serve", "--no-auth", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
             (["serve", "--no-auth", "--port", "70000"], "--port must be 0 to 65535"),
+            (["serve", "--no-auth", "--speed", "1e7"], "--speed must be a positive number, at most 1000000"),
+            (["serve", "--no-auth", "--speed", "nan"], "--speed must be a positive number, at most 1000000"),
+            (["serve", "--no-auth", "--trips=-1"], "--trips must be 0 to 10000"),
+            (["serve", "--no-auth", "--trips", "10001"], "--trips must be 0 to 10000"),
             (["serve", "--no-auth", "--fail-code", "SOMETIMES"], "--fail-code: \"SOMETIMES\" is not a status code"),
             (
                 ["serve", "--no-auth", "--fail-code", "ok"],

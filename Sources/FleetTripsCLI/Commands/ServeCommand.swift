@@ -103,8 +103,13 @@ public struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
-        guard trips >= 0 else { throw ValidationError("--trips must not be negative") }
+        guard speed > 0, speed <= FleetEngineEmulator.maximumMotionSpeed else {
+            throw ValidationError(
+                "--speed must be a positive number, at most \(Int(FleetEngineEmulator.maximumMotionSpeed))")
+        }
+        guard (0...FleetEngineEmulator.maximumSimulatedTrips).contains(trips) else {
+            throw ValidationError("--trips must be 0 to \(FleetEngineEmulator.maximumSimulatedTrips)")
+        }
         if let qps, !(0.001...1_000_000).contains(qps) {
             throw ValidationError("--qps must be a number of calls per second from 0.001 to 1000000")
         }

@@ -17,6 +17,21 @@ struct ArgumentEdgeTests {
         #expect(report.exitCode == 64)
     }
 
+    @Test(
+        "capture refuses follow options it would ignore: an idle limit without --follow, --follow with two files",
+        arguments: [
+            (["--follow-idle-seconds", "5"], "--follow-idle-seconds needs --follow"),
+            (
+                ["--h2", "--follow", "server.bin"],
+                "--follow reads one growing file; with two --h2 files, give the finished files"
+            ),
+        ])
+    func ignoredFollowOptions(options: [String], message: String) throws {
+        let report = try ArgumentValidationTests.rejection(["capture", CaptureCommandTests.capture] + options)
+        #expect(report.message == message)
+        #expect(report.exitCode == 64)
+    }
+
     @Test("serve refuses a --qps outside 0.001 to 1,000,000 calls a second", arguments: ["1e-300", "inf", "0"])
     func qpsRange(value: String) throws {
         let report = try ArgumentValidationTests.rejection(["serve", "--no-auth", "--qps", value])

@@ -103,6 +103,11 @@ public struct CaptureCommand: ParsableCommand {
 
     public func validate() throws {
         if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
+        // Options that would otherwise be ignored without a word.
+        if followIdleSeconds != nil, !follow { throw ValidationError("--follow-idle-seconds needs --follow") }
+        if follow, serverFile != nil {
+            throw ValidationError("--follow reads one growing file; with two --h2 files, give the finished files")
+        }
         if let followIdleSeconds, !(0...86_400).contains(followIdleSeconds) {
             throw ValidationError("--follow-idle-seconds must be a number of seconds from 0 to 86400")
         }

@@ -155,7 +155,7 @@ public struct CaptureCommand: ParsableCommand {
 
     /// Decodes the input as the arguments say, handing each batch of records to `emit`.
     private func decode(options: CaptureOptions, emit: ([CaptureRecord]) throws -> Void) throws {
-        let idle = followIdleSeconds.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        let idle = followIdleSeconds.map { Duration.seconds($0) }
         if rawHTTP2 {
             var decoder = HTTP2StreamDecoder(options: options)
             if let serverFile {

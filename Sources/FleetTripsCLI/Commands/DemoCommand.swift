@@ -62,7 +62,7 @@ public struct DemoCommand: TripServiceCommand {
             let header = "following \(names.joined(separator: ", ")) on the emulator at 127.0.0.1:\(port)\n"
             if !jsonLines { try output.write(Array(header.utf8)) }
             let following = TripFollowing(
-                names: names, providerID: provider, interval: .milliseconds(Int64(interval * 1000)),
+                names: names, providerID: provider, interval: .seconds(interval),
                 format: jsonLines ? .json : .human, progress: progress)
             let session = TripServiceSession(
                 configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: jsonLines)

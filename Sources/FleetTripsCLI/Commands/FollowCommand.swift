@@ -83,7 +83,7 @@ public struct FollowCommand: TripServiceCommand {
     /// connection cannot be configured, output cannot be written) goes to `errorOutput`.
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let following = TripFollowing(
-            names: names, providerID: try providerID(), interval: .milliseconds(Int64(interval * 1000)),
+            names: names, providerID: try providerID(), interval: .seconds(interval),
             format: human ? .human : .json, progress: progress)
         try await connection.session().run(errorOutput: &errorOutput) { client in
             try await following.run(client: client, output: &output)

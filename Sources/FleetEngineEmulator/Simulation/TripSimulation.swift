@@ -70,15 +70,9 @@ public struct TripSimulation: Sendable, Hashable {
     }
 
     /// Every moment the reported route is refreshed, up to and including ``duration``: each multiple of
-    /// the route refresh interval, and each event.
-    public var routeRefreshTimes: [Duration] {
-        var instants = Set(eventInstants)
-        var instant: Int64 = 0
-        while instant <= completion {
-            instants.insert(instant)
-            instant += refreshInterval
-        }
-        return instants.filter { $0 <= completion }.sorted().map(SimulationTime.duration)
+    /// the route refresh interval, and each event, in increasing order.
+    public var routeRefreshTimes: RouteRefreshTimes {
+        RouteRefreshTimes(eventInstants: eventInstants, interval: refreshInterval, completion: completion)
     }
 
     init(validated plan: SimulationPlan, seed: UInt64, start: Timestamp) {

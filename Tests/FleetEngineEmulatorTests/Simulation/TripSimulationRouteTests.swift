@@ -10,7 +10,7 @@ struct TripSimulationRouteTests {
     func refreshCadence() throws {
         let simulation = try SimulationFixtures.simulation(SimulationFixtures.direct())
         #expect(
-            simulation.routeRefreshTimes
+            Array(simulation.routeRefreshTimes)
                 == [0, 5, 30, 60, 90, 106, 120, 136, 150, 180, 210, 240, 270, 300, 330, 337]
                 .map { .seconds($0) }
         )
@@ -28,6 +28,24 @@ struct TripSimulationRouteTests {
         #expect(refreshed.remainingWaypoints.first?.distanceMeters == 751)
         #expect(refreshed.remainingWaypoints.first?.duration == SimulationFixtures.duration(76))
         #expect(RouteChange(from: simulation.trip(at: .seconds(29)).route, to: refreshed.route) == .shortened)
+    }
+
+    @Test("refresh moments are worked out as read: a day's wait at 1 ms begins 0, 1, 2, 3 ms, event moments kept")
+    func refreshTimesOfALongTrip() throws {
+        var plan = SimulationFixtures.direct()
+        plan.pickup.wait = .seconds(86_400)
+        plan.cadence = SimulationCadence(locationInterval: .milliseconds(1), routeRefreshInterval: .milliseconds(1))
+        let simulation = try SimulationFixtures.simulation(plan)
+        // 86.7 million moments: built into an array up front, they would take gigabytes.
+        #expect(simulation.duration > .seconds(86_400))
+        #expect(Array(simulation.routeRefreshTimes.prefix(4)) == [0, 1, 2, 3].map { .milliseconds($0) })
+
+        plan.cadence = SimulationCadence(locationInterval: .seconds(1), routeRefreshInterval: .seconds(40_000))
+        let sparse = try SimulationFixtures.simulation(plan)
+        let eventMoments = Set(sparse.events.map(\.time))
+        let times = Array(sparse.routeRefreshTimes)
+        #expect(times == (Set([.zero, .seconds(40_000), .seconds(80_000)]).union(eventMoments)).sorted())
+        #expect(times.last == sparse.duration)
     }
 
     @Test("current_route_segment is the route in S2 encoding and the traffic's path is the route too")

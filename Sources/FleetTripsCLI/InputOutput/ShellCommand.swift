@@ -13,7 +13,11 @@ import Synchronization
 /// standard input read from `/dev/null`.
 ///
 /// The command runs on a thread of its own, so that however long it takes it never holds one of
-/// the concurrency pool's threads; cancelling the calling task sends it SIGTERM.
+/// the concurrency pool's threads. It leads a process group of its own, and cancelling the calling
+/// task sends SIGTERM to that whole group: a shell's children (`gcloud ...` in `sh -c`) stop with it,
+/// rather than living on holding its output open, which would keep the run waiting for them. (So a
+/// terminal's Ctrl-C does not reach the command; one that outlives this process ends at its first
+/// write to the closed pipe.)
 struct ShellCommand: Sendable {
     /// How much of each output is kept; the rest is read and dropped, so the command never
     /// blocks on a full pipe.
@@ -158,7 +162,9 @@ struct ShellCommand: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let words: [String] = ["/bin/sh", "-c", commandLine]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
@@ -206,8 +212,9 @@ struct ShellCommand: Sendable {
     }
 }
 
-/// The process a ``ShellCommand`` runs, for cancellation: SIGTERM reaches it only while it runs,
-/// never a later process that happens to get the same id.
+/// The process a ``ShellCommand`` runs, for cancellation: SIGTERM reaches its process group only
+/// until the process is reaped, never a later group that happens to get the same id. (Until then
+/// its id cannot be reused, as a process's or a group's.)
 private final class ChildProcess: Sendable {
     private struct State {
         var pid: pid_t?
@@ -223,7 +230,7 @@ private final class ChildProcess: Sendable {
             state.pid = pid
             return state.cancelled
         }
-        if cancelled { kill(pid, SIGTERM) }
+        if cancelled { kill(-pid, SIGTERM) }
     }
 
     /// Records that the process has been reaped.
@@ -231,11 +238,11 @@ private final class ChildProcess: Sendable {
         state.withLock { $0.ended = true }
     }
 
-    /// Sends SIGTERM to the process if it is running; remembers to send it at start otherwise.
+    /// Sends SIGTERM to the process's group if it is running; remembers to send it at start otherwise.
     func terminate() {
         state.withLock { state in
             state.cancelled = true
-            if let pid = state.pid, !state.ended { kill(pid, SIGTERM) }
+            if let pid = state.pid, !state.ended { kill(-pid, SIGTERM) }
         }
     }
 }

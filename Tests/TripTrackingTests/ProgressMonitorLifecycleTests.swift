@@ -137,6 +137,29 @@ struct ProgressMonitorLifecycleTests {
         }
     }
 
+    @Test("a monitor listened to again after its last listener left starts over, as a model subscriber does")
+    func listenedToAgainStartsOver() async throws {
+        try await withTracking { harness in
+            let model = harness.service.tripModel(for: harness.names[0])
+            harness.clock.advance(by: .seconds(60))
+            let monitor = TripProgressMonitor(model: model)
+            let first = ProgressRecorder()
+            monitor.addListener(first)
+            await model.refresh()
+            let heard = first.take()
+            #expect(heard.map(\.name).contains("locationUpdated"), "\(heard.map(\.name))")
+            monitor.removeListener(first)
+            #expect(model.modelState == .idle)
+            // The trip has not moved on: a listener that comes now hears it as the first one did,
+            // not nothing because the monitor still compares with the trip from before the gap.
+            let second = ProgressRecorder()
+            monitor.addListener(second)
+            await model.refresh()
+            #expect(second.take() == heard)
+            monitor.removeListener(second)
+        }
+    }
+
     @Test(
         "after the trip service stopped, every progress iterator of the monitor ends with CANCELLED, the later one too")
     func laterIteratorAfterStop() async throws {

@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Listen with a ``TripProgressListener`` or iterate ``events``. The monitor listens to its model
 /// while it has listeners of its own, so, like a subscriber, the first listener starts the model's
-/// refreshes and the last one leaving (or the monitor itself going away) lets them stop. Iterators
-/// finish when the trip has ended.
+/// refreshes and the last one leaving (or the monitor itself going away) lets them stop. A monitor
+/// that had no listeners starts over when one comes: its first trip is reported whole (route,
+/// remaining time and distance, delay, lighting, location) and arrivals are counted from there.
+/// Iterators finish when the trip has ended.
 ///
 /// ```swift
 /// let progress = TripProgressMonitor(model: model)
@@ -150,6 +152,10 @@ public final class TripProgressMonitor: Sendable {
                     return nil
                 }
                 state.observing = wanted
+                // Heard again after a time without listeners: the trips missed meanwhile are unknown, so
+                // the monitor starts over, as a model does for a new following, and the new listeners
+                // hear the trip as it is rather than only what changes from a trip long gone.
+                if wanted { state.tracker = ProgressTracker() }
                 return wanted
             }
             guard let register else { return }

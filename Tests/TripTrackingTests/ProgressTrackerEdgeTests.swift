@@ -132,6 +132,26 @@ struct ProgressTrackerEdgeTests {
         #expect(!events.contains { $0.name == "locationUpdated" })
     }
 
+    @Test("a fix older than the one reported is stale: no locationUpdated, and no night from its earlier time")
+    func staleFixDropped() throws {
+        var tracker = ProgressTracker()
+        let thresholds = ProgressThresholds()
+        // Noon UTC on 21 June 2025 near Greenwich; the stale fix is from the midnight before.
+        let noon: Int64 = 1_750_507_200
+        var events = tracker.events(
+            for: Self.trip(.enrouteToDropoff, location: Self.fix(latitude: 51.5, longitude: 0, second: noon)),
+            thresholds: thresholds, speedLimits: nil)
+        #expect(events.contains(.lightingMode(.normal)))
+        let stale = Self.fix(latitude: 51.49, longitude: 0, second: noon - 43_200)
+        events = tracker.events(
+            for: Self.trip(.enrouteToDropoff, location: stale), thresholds: thresholds, speedLimits: nil)
+        #expect(events == [])
+        let newer = Self.fix(latitude: 51.501, longitude: 0, second: noon + 5)
+        events = tracker.events(
+            for: Self.trip(.enrouteToDropoff, location: newer), thresholds: thresholds, speedLimits: nil)
+        #expect(events == [.locationUpdated(try #require(RoadSnappedLocation(newer)))])
+    }
+
     @Test("the traffic intervals index into the traffic's own path (encoded_path_to_waypoint), not a coarser route")
     func delayIndexesTrafficPath() {
         let path = (0...10).map { LatLng(latitude: 37.0 + Double($0) * 0.001, longitude: -122.0) }

@@ -49,7 +49,10 @@ struct ProgressTracker {
             events.append(.delayCategory(category))
         }
 
-        let newLocation = RoadSnappedLocation(trip.lastLocation)
+        var newLocation = RoadSnappedLocation(trip.lastLocation)
+        // A fix from before the one reported is stale, not the vehicle driving back in time: the
+        // location, and the lighting worked out from its time, stay as they were.
+        if let time = newLocation?.time, let reported = location?.time, time < reported { newLocation = nil }
         if let newLocation, let time = newLocation.time {
             let mode: LightingMode =
                 SolarPosition.isDaylight(

@@ -20,7 +20,8 @@ public enum TripProgressEvent: Sendable, Hashable {
     case lightingMode(LightingMode)
     /// How many percent above the speed limit the vehicle goes; 0 once it is back within it.
     case speeding(percentAboveLimit: Double)
-    /// The vehicle moved (or its bearing, speed or time changed).
+    /// The vehicle moved (or its bearing, speed or time changed). A fix older than the one last
+    /// reported is stale and not reported.
     case locationUpdated(RoadSnappedLocation)
 
     /// The event's name as the command line prints it; none is also the name of a ``TripEvent``.

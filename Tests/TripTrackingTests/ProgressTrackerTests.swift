@@ -63,6 +63,25 @@ struct ProgressTrackerTests {
         #expect(reported == ["time 600", "delay noData", "time 570", "time 568"])
     }
 
+    @Test("a remaining time with fractions of a second that moved by exactly the threshold is reported")
+    func fractionalTimeAtThreshold() {
+        var tracker = ProgressTracker()
+        let thresholds = ProgressThresholds(timeUpdateThreshold: 1)
+        var reported: [Double] = []
+        // 2.3 s, then 1.3 s: exactly 1 s less, though 2.3 - 1.3 is 0.9999999999999998 in doubles.
+        for (seconds, nanos): (Int64, Int32) in [(2, 300_000_000), (1, 300_000_000), (0, 800_000_000)] {
+            var trip = Self.trip()
+            var remaining = ProtobufDuration()
+            remaining.seconds = seconds
+            remaining.nanos = nanos
+            trip.remainingTimeToFirstWaypoint = remaining
+            for case .remainingTime(let value) in tracker.events(for: trip, thresholds: thresholds, speedLimits: nil) {
+                reported.append(value)
+            }
+        }
+        #expect(reported == [2.3, 1.3])
+    }
+
     static let line = (0...10).map { LatLng(latitude: 37.0 + Double($0) * 0.001, longitude: -122.0) }
 
     @Test("a shorter remainder of the same route is no route change; a different path is")

@@ -7,7 +7,7 @@ struct ProgressTracker {
     /// The stops still ahead at the last trip, in order.
     private var waypointsAhead: [TripWaypoint]?
     private var route: [LatLng]?
-    private var reportedTime: Double?
+    private var reportedTime: ProtobufDuration?
     private var reportedDistance: Double?
     private var delay: DelayCategory?
     private var lighting: LightingMode?
@@ -29,15 +29,16 @@ struct ProgressTracker {
         route = newRoute
 
         if let remaining = trip.remainingTimeToFirstWaypoint {
-            let seconds = Double(remaining.seconds) + Double(remaining.nanos) / 1e9
-            if Self.isReportable(seconds, since: reportedTime, threshold: thresholds.timeUpdateThreshold) {
-                reportedTime = seconds
-                events.append(.remainingTime(seconds))
+            let change = reportedTime.map { Self.seconds(from: $0, to: remaining) }
+            if Self.isReportable(change: change, threshold: thresholds.timeUpdateThreshold) {
+                reportedTime = remaining
+                events.append(.remainingTime(Double(remaining.seconds) + Double(remaining.nanos) / 1e9))
             }
         }
         if let remaining = trip.remainingDistanceMeters {
             let meters = Double(remaining)
-            if Self.isReportable(meters, since: reportedDistance, threshold: thresholds.distanceUpdateThreshold) {
+            let change = reportedDistance.map { meters - $0 }
+            if Self.isReportable(change: change, threshold: thresholds.distanceUpdateThreshold) {
                 reportedDistance = meters
                 events.append(.remainingDistance(meters))
             }
@@ -79,11 +80,21 @@ struct ProgressTracker {
         return events
     }
 
-    /// Whether `value` is to be reported: the first one, or one that changed by at least
-    /// `threshold` since the last one reported (and changed at all, when the threshold is 0).
-    private static func isReportable(_ value: Double, since reported: Double?, threshold: Double) -> Bool {
-        guard let reported else { return true }
-        return value != reported && abs(value - reported) >= threshold
+    /// Whether a value is to be reported: the first one (no `change`), or one that changed by at
+    /// least `threshold` since the last one reported (and changed at all, when the threshold is 0).
+    private static func isReportable(change: Double?, threshold: Double) -> Bool {
+        guard let change else { return true }
+        return change != 0 && abs(change) >= threshold
+    }
+
+    /// The seconds from `earlier` to `later`, whole seconds and nanoseconds subtracted apart: 2.3 s
+    /// to 1.3 s is then exactly 1 s, where subtracting the two as doubles gives 0.9999999999999998,
+    /// under a 1 s threshold.
+    private static func seconds(from earlier: ProtobufDuration, to later: ProtobufDuration) -> Double {
+        let (seconds, overflow) = later.seconds.subtractingReportingOverflow(earlier.seconds)
+        // Only durations far outside protobuf's range overflow; in doubles they still differ hugely.
+        guard !overflow else { return Double(later.seconds) - Double(earlier.seconds) }
+        return Double(seconds) + Double(Int64(later.nanos) - Int64(earlier.nanos)) / 1e9
     }
 
     /// The waypoints the vehicle passed since the last trip: those of the stops that were ahead

@@ -21,10 +21,13 @@ import FleetEngineCodec
 /// start with an error rather than losing data silently. An entry whose length runs past the end
 /// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
 /// replayed state is then compacted (the last version of each trip still there, and the billing
-/// reports): written to `trips.journal.tmp`, synced, and renamed over the journal.
+/// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The folder is
+/// locked (`flock`) while its journal is open, so a second emulator on it is refused.
 final class TripJournal: @unchecked Sendable {
     // @unchecked: the descriptor is only written under the store's lock.
     private let descriptor: Int32
+    /// The data folder, open for as long as the journal is, holding its `flock`.
+    private let folder: Int32
     let path: String
 
     enum Entry {
@@ -36,8 +39,42 @@ final class TripJournal: @unchecked Sendable {
     }
 
     /// Opens (creating if needed) the journal in `directory`, returns it and the entries to replay.
+    ///
+    /// - Throws: when another emulator (in this process or another) has the folder open: its
+    ///   compaction would rename a new journal over the one the first still appends to, so every
+    ///   write the first acknowledged after that would go to an unlinked file and be lost.
     static func open(directory: String) throws(EmulatorError) -> (TripJournal, [Entry]) {
         mkdir(directory, 0o755)
+        let folder = try lockFolder(directory)
+        do throws(EmulatorError) {
+            let (descriptor, path, entries) = try openLocked(directory: directory, folder: folder)
+            return (TripJournal(descriptor: descriptor, folder: folder, path: path), entries)
+        } catch {
+            close(folder)
+            throw error
+        }
+    }
+
+    /// Opens `directory` and takes an exclusive `flock` on it, held until the descriptor is closed.
+    /// `flock` locks belong to the open file description, so a second open in the same process
+    /// conflicts too, not only one in another process.
+    private static func lockFolder(_ directory: String) throws(EmulatorError) -> Int32 {
+        let folder = openFile(directory, O_RDONLY, 0)
+        guard folder >= 0 else { throw .init("cannot open \(directory): \(errnoText())") }
+        guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
+            let inUse = errno == EWOULDBLOCK
+            let reason = errnoText()
+            close(folder)
+            if inUse {
+                throw .init("\(directory) is in use by another emulator: a data folder serves one emulator at a time")
+            }
+            throw .init("cannot lock \(directory): \(reason)")
+        }
+        return folder
+    }
+
+    /// Replays and compacts the journal of a locked folder; returns the descriptor to append to.
+    private static func openLocked(directory: String, folder: Int32) throws(EmulatorError) -> (Int32, String, [Entry]) {
         let path = directory + "/trips.journal"
         let entries = compacted(try readEntries(path: path))
         // Compact: write what survives to a new file, then atomically replace the journal.
@@ -52,14 +89,10 @@ final class TripJournal: @unchecked Sendable {
         }
         close(out)
         guard rename(temporary, path) == 0 else { throw .init("cannot replace \(path): \(errnoText())") }
-        let folder = openFile(directory, O_RDONLY, 0)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        fsync(folder)
         let descriptor = openFile(path, O_WRONLY | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw .init("cannot open \(path): \(errnoText())") }
-        return (TripJournal(descriptor: descriptor, path: path), entries)
+        return (descriptor, path, entries)
     }
 
     /// The entries that replay to the same state as `entries`: the last version of each trip
@@ -87,12 +120,16 @@ final class TripJournal: @unchecked Sendable {
         return puts + reports.map(Entry.billing)
     }
 
-    private init(descriptor: Int32, path: String) {
+    private init(descriptor: Int32, folder: Int32, path: String) {
         self.descriptor = descriptor
+        self.folder = folder
         self.path = path
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        close(folder)
+    }
 
     /// Appends an entry and waits until it is on disk.
     func append(_ entry: Entry) throws(EmulatorError) {

@@ -22,29 +22,32 @@ struct JournalCompactionTests {
     func restartCompacts() throws {
         let folder = try TemporaryDataDirectory()
         let clock = PersistenceStoreTests.clock()
-        let first = try folder.emulator(clock: clock)
-        _ = try PersistenceStoreTests.create(first, "gone")
-        _ = try PersistenceStoreTests.create(first, "kept")
         var last = Trip()
-        for passengers in 1...5 {
-            clock.advance(by: .seconds(1))
-            var request = UpdateTripRequest()
-            request.name = ServiceFixtures.name("kept")
-            var change = Trip()
-            change.numberOfPassengers = Int32(passengers)
-            request.trip = change
-            request.updateMask = FieldMask()
-            request.updateMask?.paths = ["number_of_passengers"]
-            last = try first.service.updateTrip(request)
+        // The first emulator is gone before the second starts: a folder serves one at a time.
+        do {
+            let first = try folder.emulator(clock: clock)
+            _ = try PersistenceStoreTests.create(first, "gone")
+            _ = try PersistenceStoreTests.create(first, "kept")
+            for passengers in 1...5 {
+                clock.advance(by: .seconds(1))
+                var request = UpdateTripRequest()
+                request.name = ServiceFixtures.name("kept")
+                var change = Trip()
+                change.numberOfPassengers = Int32(passengers)
+                request.trip = change
+                request.updateMask = FieldMask()
+                request.updateMask?.paths = ["number_of_passengers"]
+                last = try first.service.updateTrip(request)
+            }
+            var delete = DeleteTripRequest()
+            delete.name = ServiceFixtures.name("gone")
+            _ = try first.service.deleteTrip(delete)
+            var report = ReportBillableTripRequest()
+            report.name = ServiceFixtures.name("kept")
+            report.countryCode = "DE"
+            _ = try first.service.reportBillableTrip(report)
+            #expect(Self.entryCount(try folder.journalBytes()) == 9)
         }
-        var delete = DeleteTripRequest()
-        delete.name = ServiceFixtures.name("gone")
-        _ = try first.service.deleteTrip(delete)
-        var report = ReportBillableTripRequest()
-        report.name = ServiceFixtures.name("kept")
-        report.countryCode = "DE"
-        _ = try first.service.reportBillableTrip(report)
-        #expect(Self.entryCount(try folder.journalBytes()) == 9)
 
         let second = try folder.emulator(clock: clock)
         #expect(Self.entryCount(try folder.journalBytes()) == 2)
@@ -56,16 +59,20 @@ struct JournalCompactionTests {
     func changedSimulatedTripIsKept() throws {
         let folder = try TemporaryDataDirectory()
         let clock = PersistenceStoreTests.clock()
-        let first = try folder.emulator(clock: clock)
-        let names = try first.simulate(providerID: ServiceFixtures.provider, count: 1, seed: 3)
-        var request = UpdateTripRequest()
-        request.name = names[0]
-        var change = Trip()
-        change.numberOfPassengers = 4
-        request.trip = change
-        request.updateMask = FieldMask()
-        request.updateMask?.paths = ["number_of_passengers"]
-        let changed = try first.service.updateTrip(request)
+        let names: [String]
+        let changed: Trip
+        do {
+            let first = try folder.emulator(clock: clock)
+            names = try first.simulate(providerID: ServiceFixtures.provider, count: 1, seed: 3)
+            var request = UpdateTripRequest()
+            request.name = names[0]
+            var change = Trip()
+            change.numberOfPassengers = 4
+            request.trip = change
+            request.updateMask = FieldMask()
+            request.updateMask?.paths = ["number_of_passengers"]
+            changed = try first.service.updateTrip(request)
+        }
 
         let second = try folder.emulator(clock: clock)
         let error = try #require(

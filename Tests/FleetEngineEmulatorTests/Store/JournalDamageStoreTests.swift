@@ -57,9 +57,13 @@ struct JournalDamageStoreTests {
         _ = try Self.journalOfThreeTrips(in: folder)
         try folder.writeJournal(Array(try folder.journalBytes().dropLast(4)))
 
-        let recovered = try folder.emulator(clock: PersistenceStoreTests.clock())
-        let again = try PersistenceStoreTests.create(recovered, "trip-3")
-        let fourth = try PersistenceStoreTests.create(recovered, "trip-4")
+        let again: Trip
+        let fourth: Trip
+        do {
+            let recovered = try folder.emulator(clock: PersistenceStoreTests.clock())
+            again = try PersistenceStoreTests.create(recovered, "trip-3")
+            fourth = try PersistenceStoreTests.create(recovered, "trip-4")
+        }
 
         let restarted = try folder.emulator(clock: PersistenceStoreTests.clock())
         #expect(try PersistenceStoreTests.get(restarted, "trip-3") == again)

@@ -28,21 +28,26 @@ struct PersistenceStoreTests {
     func writesSurviveRestart() throws {
         let folder = try TemporaryDataDirectory()
         let clock = Self.clock()
-        let first = try folder.emulator(clock: clock)
-        let untouched = try Self.create(first, "trip-1")
-        _ = try Self.create(first, "trip-2", vehicleID: "vehicle-1")
-        clock.advance(by: .seconds(30))
-        var request = UpdateTripRequest()
-        request.name = ServiceFixtures.name("trip-2")
-        var change = Trip()
-        change.tripStatus = .enrouteToDropoff
-        change.intermediateDestinations = ServiceFixtures.stops
-        request.trip = change
-        var mask = FieldMask()
-        mask.paths = ["trip_status", "intermediate_destinations"]
-        request.updateMask = mask
-        let updated = try first.service.updateTrip(request)
-        #expect(updated.intermediateDestinationsVersion == ServiceHarness.time(30))
+        let untouched: Trip
+        let updated: Trip
+        // Gone before the restart: a data folder serves one emulator at a time.
+        do {
+            let first = try folder.emulator(clock: clock)
+            untouched = try Self.create(first, "trip-1")
+            _ = try Self.create(first, "trip-2", vehicleID: "vehicle-1")
+            clock.advance(by: .seconds(30))
+            var request = UpdateTripRequest()
+            request.name = ServiceFixtures.name("trip-2")
+            var change = Trip()
+            change.tripStatus = .enrouteToDropoff
+            change.intermediateDestinations = ServiceFixtures.stops
+            request.trip = change
+            var mask = FieldMask()
+            mask.paths = ["trip_status", "intermediate_destinations"]
+            request.updateMask = mask
+            updated = try first.service.updateTrip(request)
+            #expect(updated.intermediateDestinationsVersion == ServiceHarness.time(30))
+        }
 
         clock.advance(by: .seconds(3_600))
         let second = try folder.emulator(clock: clock)
@@ -68,16 +73,20 @@ struct PersistenceStoreTests {
     func deletesSurviveRestart() throws {
         let folder = try TemporaryDataDirectory()
         let clock = Self.clock()
-        let first = try folder.emulator(clock: clock)
-        _ = try Self.create(first, "trip-1")
-        let kept = try Self.create(first, "trip-2")
-        var delete = DeleteTripRequest()
-        delete.name = ServiceFixtures.name("trip-1")
-        _ = try first.service.deleteTrip(delete)
-
-        let second = try folder.emulator(clock: clock)
-        #expect(fleetEngineError { try Self.get(second, "trip-1") }?.code == .notFound)
-        #expect(try Self.get(second, "trip-2") == kept)
+        let kept: Trip
+        do {
+            let first = try folder.emulator(clock: clock)
+            _ = try Self.create(first, "trip-1")
+            kept = try Self.create(first, "trip-2")
+            var delete = DeleteTripRequest()
+            delete.name = ServiceFixtures.name("trip-1")
+            _ = try first.service.deleteTrip(delete)
+        }
+        do {
+            let second = try folder.emulator(clock: clock)
+            #expect(fleetEngineError { try Self.get(second, "trip-1") }?.code == .notFound)
+            #expect(try Self.get(second, "trip-2") == kept)
+        }
         // And a third start replays the compacted journal the second one wrote.
         let third = try folder.emulator(clock: clock)
         #expect(fleetEngineError { try Self.get(third, "trip-1") }?.code == .notFound)
@@ -88,17 +97,20 @@ struct PersistenceStoreTests {
     func billingReportsSurviveRestart() throws {
         let folder = try TemporaryDataDirectory()
         let clock = Self.clock()
-        let first = try folder.emulator(clock: clock)
-        _ = try Self.create(first, "trip-1")
         let us = ReportBillableTripServiceTests.report("trip-1", country: "US")
         let fr = ReportBillableTripServiceTests.report("trip-1", country: "FR")
-        _ = try first.service.reportBillableTrip(us)
-        _ = try first.service.reportBillableTrip(fr)
-
-        let second = try folder.emulator(clock: clock)
-        #expect(second.billingReports == [us, fr])
         let br = ReportBillableTripServiceTests.report("trip-1", country: "BR")
-        _ = try second.service.reportBillableTrip(br)
+        do {
+            let first = try folder.emulator(clock: clock)
+            _ = try Self.create(first, "trip-1")
+            _ = try first.service.reportBillableTrip(us)
+            _ = try first.service.reportBillableTrip(fr)
+        }
+        do {
+            let second = try folder.emulator(clock: clock)
+            #expect(second.billingReports == [us, fr])
+            _ = try second.service.reportBillableTrip(br)
+        }
         #expect(try folder.emulator(clock: clock).billingReports == [us, fr, br])
     }
 
@@ -123,9 +135,11 @@ struct PersistenceStoreTests {
         let folder = try TemporaryDataDirectory()
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.dataDirectory = folder.path + "/nested"
-        let emulator = try FleetEngineEmulator(configuration: configuration, time: Self.clock())
-        _ = try Self.create(emulator, "trip-1")
-        #expect(FileManager.default.fileExists(atPath: folder.path + "/nested/trips.journal"))
+        do {
+            let emulator = try FleetEngineEmulator(configuration: configuration, time: Self.clock())
+            _ = try Self.create(emulator, "trip-1")
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/nested/trips.journal"))
+        }
         let restarted = try FleetEngineEmulator(configuration: configuration, time: Self.clock())
         #expect(try Self.get(restarted, "trip-1").name == ServiceFixtures.name("trip-1"))
     }

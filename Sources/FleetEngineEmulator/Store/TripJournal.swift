@@ -17,7 +17,8 @@ import FleetEngineCodec
 /// nanoseconds, little-endian; kind 1 is still read, from journals written before), then the payload. An entry is appended with one `write` and made durable
 /// with `fsync` before the write is acknowledged, so an acknowledged write survives a crash. At
 /// start the journal is replayed; an incomplete or corrupt entry at the very end (a write that
-/// never finished, so never acknowledged) is dropped, and a corrupt entry anywhere else stops the
+/// never finished, so never acknowledged) is dropped, as are zeros to the end of the file (the
+/// length a crash can leave of such a write), and a corrupt entry anywhere else stops the
 /// start with an error rather than losing data silently. An entry whose length runs past the end
 /// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
 /// replayed state is then compacted (the last version of each trip still there, and the billing
@@ -204,6 +205,10 @@ final class TripJournal: @unchecked Sendable {
             let end = start + length + 1
             guard CRC32.checksum(payload) == crc else {
                 if end == data.count { break }  // the last entry, never acknowledged
+                // Zeros to the end: after a crash a file can have grown by a write whose data never
+                // reached the disk (never acknowledged either). No entry is all zeros (there is no
+                // kind 0), so nothing written is dropped with them.
+                if data[offset...].allSatisfy({ $0 == 0 }) { break }
                 throw .init("\(path) is corrupt at byte \(offset): checksum mismatch")
             }
             let body = payload.dropFirst()

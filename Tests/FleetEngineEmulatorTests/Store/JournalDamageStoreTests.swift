@@ -145,6 +145,43 @@ struct JournalDamageStoreTests {
         #expect(fleetEngineError { try PersistenceStoreTests.get(restarted, "trip-3") }?.code == .notFound)
     }
 
+    @Test(
+        "a last entry that reads as zeros (the file grew, its data never reached the disk) is dropped",
+        arguments: [9, 40, 0])
+    func zeroedLastEntryIsDropped(zeroBytes: Int) throws {
+        let folder = try TemporaryDataDirectory()
+        let trips = try Self.journalOfThreeTrips(in: folder)
+        let offsets = try folder.entryOffsets()
+        let bytes = try folder.journalBytes()
+        // 0: the last entry's own length; otherwise a tail of that many zeros after it was cut off.
+        let zeros = zeroBytes == 0 ? bytes.count - offsets[2] : zeroBytes
+        try folder.writeJournal(Array(bytes[0..<offsets[2]]) + [UInt8](repeating: 0, count: zeros))
+
+        let restarted = try folder.emulator(clock: PersistenceStoreTests.clock())
+        #expect(try PersistenceStoreTests.get(restarted, "trip-1") == trips[0])
+        #expect(try PersistenceStoreTests.get(restarted, "trip-2") == trips[1])
+        #expect(fleetEngineError { try PersistenceStoreTests.get(restarted, "trip-3") }?.code == .notFound)
+        #expect(try folder.journalBytes() == Array(bytes[0..<offsets[2]]))
+    }
+
+    @Test("zeros in the middle of the journal, with a whole entry after them, stop the start at their first byte")
+    func zerosBeforeAnEntryStopTheStart() throws {
+        let folder = try TemporaryDataDirectory()
+        _ = try Self.journalOfThreeTrips(in: folder)
+        let offsets = try folder.entryOffsets()
+        var bytes = try folder.journalBytes()
+        for index in offsets[1]..<offsets[2] { bytes[index] = 0 }
+        try folder.writeJournal(bytes)
+
+        do {
+            _ = try folder.emulator(clock: PersistenceStoreTests.clock())
+            Issue.record("the emulator started on a journal with zeros before a whole entry")
+        } catch {
+            #expect(error.message == "\(folder.journalPath) is corrupt at byte \(offsets[1]): checksum mismatch")
+        }
+        #expect(try folder.journalBytes() == bytes)
+    }
+
     @Test("an empty journal file starts an empty emulator")
     func emptyJournalIsEmpty() throws {
         let folder = try TemporaryDataDirectory()

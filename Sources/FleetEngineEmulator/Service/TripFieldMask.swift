@@ -48,7 +48,8 @@ struct TripFieldMask: Sendable {
 
     /// Copies the masked fields from `source` into `trip`.
     ///
-    /// - Throws: FAILED_PRECONDITION for a trip that has already ended, or for a change of
+    /// - Throws: INVALID_ARGUMENT for a `trip_status` the schema does not name, or UNKNOWN_TRIP_STATUS;
+    ///   FAILED_PRECONDITION for a trip that has already ended, or for a change of
     ///   `intermediate_destination_index`, or of the status to `ENROUTE_TO_INTERMEDIATE_DESTINATION`
     ///   with a version given, whose `intermediate_destinations_version` is not the trip's current
     ///   one (Fleet Engine's guard against racing a change of the destinations);
@@ -63,6 +64,15 @@ struct TripFieldMask: Sendable {
             switch path {
             case "vehicle_id": trip.vehicleID = source.vehicleID
             case "trip_status":
+                // TripStatus is an open enum: a number the schema does not name (or its default,
+                // UNKNOWN_TRIP_STATUS) would be stored and counted as an active status.
+                guard Self.settableStatuses.contains(source.tripStatus) else {
+                    throw EmulatorErrors.invalidArgument(
+                        field: "trip.trip_status",
+                        "trip_status \(source.tripStatus.rawValue) is not a status a trip can be set to: NEW, "
+                            + "ENROUTE_TO_PICKUP, ARRIVED_AT_PICKUP, ARRIVED_AT_INTERMEDIATE_DESTINATION, "
+                            + "ENROUTE_TO_INTERMEDIATE_DESTINATION, ENROUTE_TO_DROPOFF, COMPLETE or CANCELED")
+                }
                 // UpdateTripRequest.trip: the version, when given with this status, "must be
                 // consistent with Fleet Engine's version. If it isn't, the request fails."
                 if source.tripStatus == .enrouteToIntermediateDestination,
@@ -133,6 +143,12 @@ struct TripFieldMask: Sendable {
             return stop
         }
     }
+
+    /// The statuses the schema names, other than UNKNOWN_TRIP_STATUS.
+    static let settableStatuses: [TripStatus] = [
+        .new, .enrouteToPickup, .arrivedAtPickup, .arrivedAtIntermediateDestination, .enrouteToIntermediateDestination,
+        .enrouteToDropoff, .complete, .canceled,
+    ]
 
     /// The fields ``RemainingWaypoints/derive(for:)`` reads.
     static let waypointSources: Set<String> = [

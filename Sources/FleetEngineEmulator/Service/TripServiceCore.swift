@@ -27,7 +27,9 @@ public struct TripServiceCore: Sendable {
         guard let given = request.trip else {
             throw EmulatorErrors.invalidArgument(field: "trip", "the request has no trip")
         }
-        guard given.tripType != .unknownTripType else {
+        // TripType is an open enum: an unnamed number must not pass as a type (nor as "not SHARED"
+        // to the intermediate destinations rule below).
+        guard given.tripType == .shared || given.tripType == .exclusive else {
             throw EmulatorErrors.invalidArgument(field: "trip.trip_type", "trip_type is required (SHARED or EXCLUSIVE)")
         }
         guard given.pickupPoint?.point != nil else {

@@ -30,4 +30,18 @@ struct TripStatusValueTests {
         #expect(try harness.get(UpdateTripServiceTests.name) == before)
     }
 
+    @Test("CreateTrip with an unnamed trip_type is INVALID_ARGUMENT on trip.trip_type, and nothing is created")
+    func unnamedTripTypeIsRefused() throws {
+        let harness = ServiceHarness()
+        var trip = ServiceFixtures.tripToCreate()
+        trip.tripType = TripType(rawValue: 7)
+        let error = try #require(
+            fleetEngineError {
+                try harness.service.createTrip(ServiceFixtures.createRequest(tripID: "trip-1", trip: trip))
+            })
+        #expect(error.code == .invalidArgument)
+        #expect(ServiceFixtures.badRequestField(error) == "trip.trip_type")
+        #expect(error.message == "trip_type is required (SHARED or EXCLUSIVE)")
+        #expect(fleetEngineError { try harness.get(ServiceFixtures.name("trip-1")) }?.code == .notFound)
+    }
 }

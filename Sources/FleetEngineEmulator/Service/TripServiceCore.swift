@@ -166,11 +166,22 @@ public struct TripServiceCore: Sendable {
         return trip
     }
 
-    /// ReportBillableTrip: recorded for an existing trip; `country_code` is required.
+    /// The most `related_ids` a ReportBillableTrip request may carry, as Fleet Engine's reference says.
+    public static let maximumRelatedIDs = 50
+
+    /// ReportBillableTrip: recorded for an existing trip; `country_code` is required, and at most
+    /// ``maximumRelatedIDs`` `related_ids` are taken.
     public func reportBillableTrip(_ request: ReportBillableTripRequest) throws(FleetEngineError) -> Empty {
         let name = try TripName(parsing: request.name)
         guard !request.countryCode.isEmpty else {
             throw EmulatorErrors.invalidArgument(field: "country_code", "country_code is required")
+        }
+        // ReportBillableTripRequest.related_ids: "The number of related_ids is limited to 50." Each
+        // report is kept (and journaled) for good, so an unbounded list would grow without limit.
+        guard request.relatedIDs.count <= Self.maximumRelatedIDs else {
+            throw EmulatorErrors.invalidArgument(
+                field: "related_ids",
+                "related_ids has \(request.relatedIDs.count) ids; at most \(Self.maximumRelatedIDs) are allowed")
         }
         try store.reportBillable(request, name: name)
         return Empty()

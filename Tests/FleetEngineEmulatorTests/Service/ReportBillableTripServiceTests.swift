@@ -41,6 +41,23 @@ struct ReportBillableTripServiceTests {
         #expect(harness.store.billingReports == [])
     }
 
+    @Test("more than 50 related_ids is INVALID_ARGUMENT on related_ids, and not recorded; 50 are taken")
+    func relatedIDsAreLimited() throws {
+        let harness = ServiceHarness()
+        try harness.createTrip("trip-1")
+        var report = Self.report("trip-1", country: "US")
+        report.relatedIDs = (1...51).map { "related-\($0)" }
+        let error = try #require(fleetEngineError { try harness.service.reportBillableTrip(report) })
+        #expect(error.code == .invalidArgument)
+        #expect(error.message == "related_ids has 51 ids; at most 50 are allowed")
+        #expect(ServiceFixtures.badRequestField(error) == "related_ids")
+        #expect(harness.store.billingReports == [])
+
+        report.relatedIDs.removeLast()
+        #expect(try harness.service.reportBillableTrip(report) == Empty())
+        #expect(harness.store.billingReports == [report])
+    }
+
     @Test("a report for a trip that does not exist is NOT_FOUND, and not recorded")
     func unknownTripIsNotFound() throws {
         let harness = ServiceHarness()

@@ -31,7 +31,8 @@ public final class FleetEngineEmulator: Sendable {
     /// An emulator, not yet listening.
     ///
     /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
-    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt, or the fault
+    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt, or is in use by
+    ///   another emulator (in this process too: the folder is held until that emulator is deallocated), or the fault
     ///   plan has a setting no fault can come of (a ``FaultPlan/queriesPerSecond`` that is not a
     ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
     ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).

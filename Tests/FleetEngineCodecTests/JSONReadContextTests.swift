@@ -297,6 +297,41 @@ struct JSONReadContextTests {
     }
 
     @Test(
+        "a string of digits past int32 is an enum number out of range, also when unknown fields are ignored",
+        arguments: ["99999999999", "2147483648", "-2147483649", "99999999999999999999999"]
+    )
+    func enumNumberStringOutOfRange(digits: String) throws {
+        // Google's Python parser refuses these with "Value out of range"; ignoring unknown fields skips
+        // only names it cannot read as numbers.
+        for ignoringUnknownFields in [false, true] {
+            let reader = JSONReadContext(options: JSONDecodingOptions(ignoringUnknownFields: ignoringUnknownFields))
+            let result = try read("\"\(digits)\"") { v throws(CodecError) in
+                try reader.enumValue(v, as: Status.self)?.rawValue
+            }
+            guard case .failure(let error) = result else {
+                Issue.record("read \(digits) as \(result) with ignoringUnknownFields \(ignoringUnknownFields)")
+                continue
+            }
+            #expect(error.code == .invalidJSONValue)
+            #expect(
+                error.message
+                    == "the string \"\(digits)\" is out of range for an enum number (int32, -2147483648...2147483647)")
+        }
+    }
+
+    @Test("a Trip whose enum is a string of digits past int32 is refused where it is, unknown fields ignored or not")
+    func tripEnumNumberStringOutOfRange() throws {
+        let text = Array(#"{"name":"t","tripStatus":"99999999999"}"#.utf8)
+        for ignoringUnknownFields in [false, true] {
+            let options = JSONDecodingOptions(ignoringUnknownFields: ignoringUnknownFields)
+            let error = try #require(throws: CodecError.self) { _ = try Trip(jsonUTF8Bytes: text, options: options) }
+            #expect(error.code == .invalidJSONValue)
+            #expect(error.byteOffset == 25)
+            #expect(error.fieldPath == "maps.fleetengine.v1.Trip.trip_status")
+        }
+    }
+
+    @Test(
         "timestamps read RFC 3339 with Z or an offset and up to 9 fraction digits",
         arguments: [
             ("1970-01-01T00:00:00Z", 0, 0), ("1970-01-01T00:00:00.5Z", 0, 500_000_000),

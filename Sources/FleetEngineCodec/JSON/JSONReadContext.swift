@@ -122,17 +122,27 @@ struct JSONReadContext {
     /// are open.
     ///
     /// - Returns: nil for a name the enum does not have when ``JSONDecodingOptions/ignoringUnknownFields``
-    ///   is set; the caller then leaves the field unset.
+    ///   is set; the caller then leaves the field unset. A number outside int32, quoted or not, is
+    ///   an error either way.
     func enumValue<E: ProtobufEnum>(_ value: JSONValue, as type: E.Type) throws(CodecError) -> E? {
         switch value.kind {
         case .string(let name):
             if let named = E(protoName: name) {
                 return named
             }
-            if isDecimalInteger(name), case .integer(let negative, let magnitude) = JSONNumberText.integer(name),
-                let number = Self.int32(negative: negative, magnitude: magnitude)
-            {
-                return E(rawValue: number) as E
+            if isDecimalInteger(name) {
+                switch JSONNumberText.integer(name) {
+                case .integer(let negative, let magnitude):
+                    if let number = Self.int32(negative: negative, magnitude: magnitude) {
+                        return E(rawValue: number) as E
+                    }
+                    throw enumNumberOutOfRange(value)
+                case .tooLarge:
+                    throw enumNumberOutOfRange(value)
+                case .fraction, .notANumber:
+                    // Leading zeros ("01"): not a JSON number, so it is read as a name.
+                    break
+                }
             }
             if options.ignoringUnknownFields {
                 return nil
@@ -151,6 +161,16 @@ struct JSONReadContext {
                 at: value
             )
         }
+    }
+
+    /// A string of digits is an enum number, and past int32 it is out of range, not an unknown name:
+    /// Google's Python parser refuses it even when ignoring unknown fields, which skips only names.
+    private func enumNumberOutOfRange(_ value: JSONValue) -> CodecError {
+        error(
+            .invalidJSONValue,
+            "\(value.summary) is out of range for an enum number (int32, -2147483648...2147483647)",
+            at: value
+        )
     }
 
     /// A `google.protobuf.Timestamp` from RFC 3339 text; see ``WellKnownTypeText/parseTimestamp(_:)``.

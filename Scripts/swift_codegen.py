@@ -1034,7 +1034,7 @@ def write_json_parse(w, message, registry):
         w("}", 1)
         return
     w("for member in members {", 2)
-    w("switch member.key {", 2)
+    w("switch member.fieldName {", 2)
     for field in message.fields:
         labels = ['"%s"' % field.json_name]
         if field.name != field.json_name:

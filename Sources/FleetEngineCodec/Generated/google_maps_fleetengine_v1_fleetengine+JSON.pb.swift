@@ -25,7 +25,7 @@ extension TerminalPointId: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "placeId", "place_id":
                 context.enter("place_id")
                 defer { context.leave() }
@@ -97,7 +97,7 @@ extension TerminalLocation: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "point":
                 context.enter("point")
                 defer { context.leave() }
@@ -221,7 +221,7 @@ extension TripWaypoint: JSONCodableMessage {
     {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "location":
                 context.enter("location")
                 defer { context.leave() }
@@ -367,7 +367,7 @@ extension VehicleAttribute: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "key":
                 context.enter("key")
                 defer { context.leave() }
@@ -579,7 +579,7 @@ extension VehicleLocation: JSONCodableMessage {
     {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "location":
                 context.enter("location")
                 defer { context.leave() }
@@ -933,7 +933,7 @@ extension TripAttribute: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "key":
                 context.enter("key")
                 defer { context.leave() }

@@ -68,7 +68,7 @@ extension RequestHeader: JSONCodableMessage {
     {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "languageCode", "language_code":
                 context.enter("language_code")
                 defer { context.leave() }

@@ -25,7 +25,7 @@ extension SpeedReadingInterval: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "startPolylinePointIndex", "start_polyline_point_index":
                 context.enter("start_polyline_point_index")
                 defer { context.leave() }
@@ -86,7 +86,7 @@ extension ConsumableTrafficPolyline: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "speedReadingInterval", "speed_reading_interval":
                 context.enter("speed_reading_interval")
                 defer { context.leave() }

@@ -29,7 +29,7 @@ extension CreateTripRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
@@ -127,7 +127,7 @@ extension GetTripRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
@@ -255,7 +255,7 @@ extension DeleteTripRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
@@ -324,7 +324,7 @@ extension ReportBillableTripRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "name":
                 context.enter("name")
                 defer { context.leave() }
@@ -412,7 +412,7 @@ extension UpdateTripRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
@@ -512,7 +512,7 @@ extension SearchTripsRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "header":
                 context.enter("header")
                 defer { context.leave() }
@@ -615,7 +615,7 @@ extension SearchTripsResponse: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "trips":
                 context.enter("trips")
                 defer { context.leave() }

@@ -193,7 +193,7 @@ extension Trip: JSONCodableMessage {
     {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "name":
                 context.enter("name")
                 defer { context.leave() }
@@ -651,7 +651,7 @@ extension StopLocation: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "point":
                 context.enter("point")
                 defer { context.leave() }

@@ -32,7 +32,7 @@ extension ErrorInfo: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "reason":
                 context.enter("reason")
                 defer { context.leave() }
@@ -87,7 +87,7 @@ extension RetryInfo: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "retryDelay", "retry_delay":
                 context.enter("retry_delay")
                 defer { context.leave() }
@@ -136,7 +136,7 @@ extension DebugInfo: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "stackEntries", "stack_entries":
                 context.enter("stack_entries")
                 defer { context.leave() }
@@ -189,7 +189,7 @@ extension QuotaFailure: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "violations":
                 context.enter("violations")
                 defer { context.leave() }
@@ -264,7 +264,7 @@ extension QuotaFailure.Violation: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "subject":
                 context.enter("subject")
                 defer { context.leave() }
@@ -364,7 +364,7 @@ extension PreconditionFailure: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "violations":
                 context.enter("violations")
                 defer { context.leave() }
@@ -412,7 +412,7 @@ extension PreconditionFailure.Violation: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "type":
                 context.enter("type")
                 defer { context.leave() }
@@ -467,7 +467,7 @@ extension BadRequest: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "fieldViolations", "field_violations":
                 context.enter("field_violations")
                 defer { context.leave() }
@@ -519,7 +519,7 @@ extension BadRequest.FieldViolation: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "field":
                 context.enter("field")
                 defer { context.leave() }
@@ -587,7 +587,7 @@ extension RequestInfo: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "requestId", "request_id":
                 context.enter("request_id")
                 defer { context.leave() }
@@ -641,7 +641,7 @@ extension ResourceInfo: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "resourceType", "resource_type":
                 context.enter("resource_type")
                 defer { context.leave() }
@@ -704,7 +704,7 @@ extension Help: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "links":
                 context.enter("links")
                 defer { context.leave() }
@@ -748,7 +748,7 @@ extension Help.Link: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "description":
                 context.enter("description")
                 defer { context.leave() }
@@ -794,7 +794,7 @@ extension LocalizedMessage: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "locale":
                 context.enter("locale")
                 defer { context.leave() }

@@ -30,7 +30,7 @@ extension RPCStatus: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "code":
                 context.enter("code")
                 defer { context.leave() }

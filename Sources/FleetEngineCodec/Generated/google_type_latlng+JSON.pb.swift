@@ -21,7 +21,7 @@ extension LatLng: JSONCodableMessage {
     mutating func mergeJSON(_ value: JSONValue, context: inout JSONReadContext) throws(CodecError) {
         let members = try context.object(value, typeName: Self.protoMessageName)
         for member in members {
-            switch member.key {
+            switch member.fieldName {
             case "latitude":
                 context.enter("latitude")
                 defer { context.leave() }

@@ -127,7 +127,9 @@ struct JSONReadContext {
     func enumValue<E: ProtobufEnum>(_ value: JSONValue, as type: E.Type) throws(CodecError) -> E? {
         switch value.kind {
         case .string(let name):
-            if let named = E(protoName: name) {
+            // Enum names are ASCII; the check keeps Swift's canonical equivalence from taking
+            // "UN\u{212A}NOWN_TRIP_STATUS" (a KELVIN SIGN) for UNKNOWN_TRIP_STATUS, which Google's parsers refuse.
+            if name.utf8.allSatisfy({ $0 < 0x80 }), let named = E(protoName: name) {
                 return named
             }
             if isDecimalInteger(name) {

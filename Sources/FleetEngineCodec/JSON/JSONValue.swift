@@ -58,4 +58,12 @@ struct JSONMember: Sendable, Equatable {
     var keyOffset: Int
     /// The member's value.
     var value: JSONValue
+
+    /// The key for matching against field names: the key itself when it is ASCII, as every field's
+    /// JSON and proto name is, and otherwise "", which names no field. Swift compares strings by
+    /// canonical equivalence, under which "speed\u{212A}mph" (a KELVIN SIGN) equals "speedKmph";
+    /// Google's parsers compare code points and find no such field.
+    var fieldName: String {
+        key.utf8.allSatisfy { $0 < 0x80 } ? key : ""
+    }
 }

@@ -60,7 +60,7 @@ struct ProgressEventLine {
         switch event {
         case .arrivedAtWaypoint(let waypoint):
             what = "arrived at \(waypoint.waypointType.protoName ?? "waypoint")"
-        case .routeChanged(let route): what = "new route of \(route.count) points"
+        case .routeChanged(let route): what = "new route of " + TripEventLine.counted(route.count, "point", "points")
         case .remainingTime(let seconds): what = "\(Self.whole(seconds)) s to the next stop"
         case .remainingDistance(let meters): what = "\(Self.whole(meters)) m to the next stop"
         case .delayCategory(let category): what = "traffic delay \(category)"

@@ -62,18 +62,18 @@ struct TripEventLine {
         case .tripUpdated(_, let fields): what = "updated \(fields.names.joined(separator: ", "))"
         case .tripStatus(let status): what = "status \(status.protoName ?? String(status.rawValue))"
         case .remainingDistance(let meters): what = "remaining distance " + (meters.map { "\($0) m" } ?? "unknown")
-        case .activeRoute(let route): what = "active route of \(route?.count ?? 0) points"
+        case .activeRoute(let route): what = "active route of " + Self.counted(route?.count ?? 0, "point", "points")
         case .vehicleLocation(let location):
             what = "vehicle at " + (location?.location.map(Self.describe) ?? "unknown")
         case .pickupLocation(let location): what = "pickup at " + (location?.point.map(Self.describe) ?? "none")
         case .dropoffLocation(let location): what = "dropoff at " + (location?.point.map(Self.describe) ?? "none")
         case .pickupETA(let eta): what = "pickup ETA " + (eta.map(Self.describe) ?? "none")
         case .dropoffETA(let eta): what = "dropoff ETA " + (eta.map(Self.describe) ?? "none")
-        case .remainingWaypoints(let waypoints): what = "\(waypoints?.count ?? 0) waypoints remaining"
+        case .remainingWaypoints(let waypoints):
+            what = Self.counted(waypoints?.count ?? 0, "waypoint", "waypoints") + " remaining"
         case .intermediateDestinations(let destinations):
-            what = "\(destinations?.count ?? 0) intermediate destinations"
-        case .activeRouteTraffic(let traffic):
-            what = "traffic: \(traffic?.speedReadingInterval.count ?? 0) slow stretches on the active route"
+            what = Self.counted(destinations?.count ?? 0, "intermediate destination", "intermediate destinations")
+        case .activeRouteTraffic(let traffic): what = "traffic on the active route: " + Self.describe(traffic)
         case .updateFailed(let error): what = "refresh failed: \(error)"
         }
         return Array("\(tripID)  \(what)\n".utf8)
@@ -91,6 +91,24 @@ struct TripEventLine {
     private static func array(_ messages: [some ProtobufMessage]?) throws -> JSONObjectWriter.Value {
         guard let messages else { return .null }
         return .jsonArray(try messages.map { try text($0) })
+    }
+
+    /// `1 point`, `2 points`, `0 points`.
+    static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+        "\(count) \(count == 1 ? singular : plural)"
+    }
+
+    /// The slow and jammed stretches the traffic lists (normal-speed ones are no news).
+    private static func describe(_ traffic: ConsumableTrafficPolyline?) -> String {
+        guard let traffic else { return "unknown" }
+        let speeds = traffic.speedReadingInterval.map(\.speed)
+        let slow = speeds.filter { $0 == .slow }.count
+        let jams = speeds.filter { $0 == .trafficJam }.count
+        guard slow + jams > 0 else { return "no slow stretches or jams" }
+        return [
+            slow > 0 ? counted(slow, "slow stretch", "slow stretches") : nil,
+            jams > 0 ? counted(jams, "jam", "jams") : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
     }
 
     private static func describe(_ point: LatLng) -> String {

@@ -257,12 +257,29 @@ def main():
               "a caller holding older versions gets every part")
         check(held.last_location.location.latitude != 0, "the vehicle location is always sent")
 
-        # ReportBillableTrip and DeleteTrip.
-        client.report_billable_trip(request=fe.ReportBillableTripRequest(name=name, country_code="US"),
+        # ReportBillableTrip, named providers/{provider}/billableTrips/{billable_trip} as the reference
+        # requires (the emulator reports the trip whose id is the billable trip id), and DeleteTrip.
+        billable = f"{parent}/billableTrips/check-1"
+        client.report_billable_trip(request=fe.ReportBillableTripRequest(name=billable, country_code="US"),
                                     metadata=auth(server), retry=None)
-        expect_error(lambda: client.report_billable_trip(request=fe.ReportBillableTripRequest(name=name),
+        expect_error(lambda: client.report_billable_trip(request=fe.ReportBillableTripRequest(name=billable),
                                                          metadata=auth(server), retry=None),
                      code.INVALID_ARGUMENT, "ReportBillableTrip without a country code", field="country_code")
+        refused = expect_error(
+            lambda: client.report_billable_trip(request=fe.ReportBillableTripRequest(name=name, country_code="US"),
+                                                metadata=auth(server), retry=None),
+            code.INVALID_ARGUMENT, "ReportBillableTrip named as a trip", field="name")
+        expected = (f'"{name}" is not a billable trip name of the form '
+                    "providers/{provider}/billableTrips/{billable_trip}")
+        check(refused.message == expected, f"ReportBillableTrip named as a trip: message {refused.message!r}")
+        expect_error(lambda: client.report_billable_trip(
+            request=fe.ReportBillableTripRequest(name=f"{parent}/billableTrips/nope", country_code="US"),
+            metadata=auth(server), retry=None),
+                     code.NOT_FOUND, "ReportBillableTrip of no trip", reason="TRIP_NOT_FOUND")
+        expect_error(lambda: client.report_billable_trip(
+            request=fe.ReportBillableTripRequest(name=billable, country_code="US"),
+            metadata=auth(mint("check-1")), retry=None),
+                     code.PERMISSION_DENIED, "ReportBillableTrip with a consumer token", reason="CONSUMER_ROLE_WRITE")
         expect_error(lambda: client.delete_trip(request=fe.DeleteTripRequest(name=name), metadata=auth(server),
                                                 retry=None),
                      code.FAILED_PRECONDITION, "DeleteTrip of an active trip with a vehicle", reason="TRIP_ACTIVE")

@@ -44,6 +44,9 @@ enum Fixtures {
 
     static func name(_ tripID: String) -> String { "providers/\(provider)/trips/\(tripID)" }
 
+    /// The name ReportBillableTrip takes for trip `tripID`.
+    static func billableName(_ tripID: String) -> String { "providers/\(provider)/billableTrips/\(tripID)" }
+
     static func terminal(_ latitude: Double, _ longitude: Double) -> TerminalLocation {
         var point = LatLng()
         point.latitude = latitude

@@ -21,7 +21,7 @@ struct FleetEnginePolicyTests {
             try await client.deleteTrip(named: name)
         case "ReportBillableTrip":
             var request = ReportBillableTripRequest()
-            request.name = name
+            request.name = Fixtures.billableName("billed")
             request.countryCode = "US"
             try await client.reportBillableTrip(request)
         default:

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineWire
 import Testing
 
 @Suite("Every TripService method against the emulator, over loopback")
@@ -39,10 +40,11 @@ struct TripServiceClientTests {
             #expect(found == [updated])
 
             var report = ReportBillableTripRequest()
-            report.name = Fixtures.name("trip-1")
+            report.name = BillableTripName(reporting: try TripName(parsing: Fixtures.name("trip-1"))).description
+            #expect(report.name == Fixtures.billableName("trip-1"))
             report.countryCode = "US"
             try await client.reportBillableTrip(report)
-            #expect(emulator.billingReports.map(\.name) == [Fixtures.name("trip-1")])
+            #expect(emulator.billingReports.map(\.name) == [Fixtures.billableName("trip-1")])
 
             // Fleet Engine deletes only trips that are not active.
             update.trip?.tripStatus = .canceled
@@ -93,6 +95,59 @@ struct TripServiceClientTests {
                 return
             }
             #expect(badRequest.fieldViolations.map(\.field) == ["name"])
+        }
+    }
+
+    @Test(
+        "ReportBillableTrip refuses a name not of the form providers/{provider}/billableTrips/{id} before any traffic",
+        arguments: [
+            (
+                "providers/test-project/trips/trip-1",
+                "\"providers/test-project/trips/trip-1\" is not a billable trip name of the form "
+                    + "providers/{provider}/billableTrips/{billable_trip}"
+            ),
+            ("providers/test-project/billableTrips/", "the billable trip id is empty"),
+            ("providers//billableTrips/trip-1", "the provider id is empty"),
+        ])
+    func reportBillableTripNameRefusedLocally(name: String, message: String) async throws {
+        // Every call the emulator receives fails with UNAVAILABLE: an INVALID_ARGUMENT can only be local.
+        var emulatorConfiguration = EmulatorConfiguration(accessPolicy: .noAuth)
+        emulatorConfiguration.faults.failEvery = 1
+        let tokens = CountingTokenProvider(token: "unused")
+        try await withEmulatorAndClient(
+            emulatorConfiguration, tokenProvider: tokens, configure: { $0.retryPolicy = .none }
+        ) { emulator, client in
+            var report = ReportBillableTripRequest()
+            report.name = name
+            report.countryCode = "US"
+            let error = try #require(await fleetEngineError { try await client.reportBillableTrip(report) })
+            #expect(error.code == .invalidArgument)
+            #expect(error.origin == .local)
+            #expect(error.message == message)
+            guard case .badRequest(let badRequest) = error.details.first else {
+                Issue.record("no BadRequest detail: \(error.details)")
+                return
+            }
+            #expect(badRequest.fieldViolations.map(\.field) == ["name"])
+            #expect(tokens.requests.isEmpty)
+            #expect(emulator.billingReports.isEmpty)
+        }
+    }
+
+    @Test("ReportBillableTrip asks for a token for its provider and its billable trip id")
+    func reportBillableTripTokenRequest() async throws {
+        let tokens = CountingTokenProvider(token: "unused")
+        try await withEmulatorAndClient(tokenProvider: tokens) { emulator, client in
+            // Made without the client, whose cache would otherwise hand CreateTrip's token on.
+            _ = try emulator.service.createTrip(Fixtures.create("billed"))
+            var report = ReportBillableTripRequest()
+            report.name = Fixtures.billableName("billed")
+            report.countryCode = "US"
+            try await client.reportBillableTrip(report)
+            #expect(emulator.billingReports == [report])
+            let asked = tokens.requests.filter { $0.method == .reportBillableTrip }
+            #expect(
+                asked == [TokenRequest(method: .reportBillableTrip, providerID: Fixtures.provider, tripID: "billed")])
         }
     }
 

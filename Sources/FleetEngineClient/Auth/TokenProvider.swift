@@ -19,8 +19,8 @@ public struct TokenRequest: Sendable, Hashable {
     public var method: GRPCMethodPath
     /// The provider (`providers/{provider_id}`'s id) the call is for.
     public var providerID: String
-    /// The trip the call is about, when it names one (GetTrip, UpdateTrip, DeleteTrip,
-    /// ReportBillableTrip, and CreateTrip's new trip).
+    /// The trip the call is about, when it names one (GetTrip, UpdateTrip, DeleteTrip, CreateTrip's
+    /// new trip, and ReportBillableTrip's billable trip id).
     public var tripID: String?
     /// True when the last token for this request was refused (UNAUTHENTICATED): hand out a new
     /// one, not a cached one.

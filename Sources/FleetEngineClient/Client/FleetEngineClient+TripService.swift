@@ -61,15 +61,23 @@ extension FleetEngineClient {
         try await deleteTrip(request, options: options)
     }
 
-    /// `ReportBillableTrip`: reports the trip for billing.
+    /// `ReportBillableTrip`: reports a trip for billing.
+    ///
+    /// `request.name` is `providers/{provider}/billableTrips/{billable_trip}`, as Fleet Engine's
+    /// reference requires (``BillableTripName``; `BillableTripName(reporting:)` makes it from a
+    /// trip's name).
+    ///
+    /// - Throws: INVALID_ARGUMENT without any network traffic when the name is malformed or of
+    ///   another form (a trip's own name among them); otherwise whatever the call failed with.
     public func reportBillableTrip(
         _ request: ReportBillableTripRequest, options: CallOptions = CallOptions()
     ) async throws(FleetEngineError) {
-        let name = try TripName(parsing: request.name, field: "name")
+        let name = try BillableTripName(parsing: request.name, field: "name")
         let _: Empty = try await unary(
             request,
             target: CallTarget(
-                method: .reportBillableTrip, providerID: name.providerID, tripID: name.tripID, isRead: false),
+                method: .reportBillableTrip, providerID: name.providerID, tripID: name.billableTripID,
+                isRead: false),
             options: options)
     }
 

@@ -46,8 +46,9 @@ public struct AccessPolicy: Sendable {
     ///
     /// - Parameters:
     ///   - method: the RPC.
-    ///   - tripName: the trip the request concerns, `providers/{provider}/trips/{trip_id}`; nil for
-    ///     a call that names none (SearchTrips).
+    ///   - tripName: the name the request carries: `providers/{provider}/trips/{trip_id}`, or for
+    ///     ReportBillableTrip `providers/{provider}/billableTrips/{billable_trip}`, whose billable
+    ///     trip id is the trip id; nil for a call that names none (SearchTrips).
     ///   - authorization: the `authorization` header's value; nil when there was none.
     /// - Returns: the token's claims, or nil under ``noAuth``.
     /// - Throws: UNAUTHENTICATED when the token is missing or refused, PERMISSION_DENIED when it
@@ -103,7 +104,7 @@ public struct AccessPolicy: Sendable {
                 metadata: ["tokenTripId": tokenTripID]
             )
         }
-        for name in tripNames where Self.tripID(in: name) != claimedTripID {
+        for name in tripNames where Self.tripID(in: name, method: method) != claimedTripID {
             throw FleetEngineError.accessDenied(
                 reason: "TRIP_ID_MISMATCH",
                 message: "the token is for trip \"\(tokenTripID)\", not for \(name)",
@@ -114,12 +115,17 @@ public struct AccessPolicy: Sendable {
         return claims
     }
 
-    /// The `{trip_id}` of `providers/{provider}/trips/{trip_id}`, or nil for text of another shape
-    /// (which then matches no consumer token; checking the name is the service's job).
-    static func tripID(in name: String) -> String? {
+    /// The `{trip_id}` of `providers/{provider}/trips/{trip_id}`, or for ReportBillableTrip the
+    /// `{billable_trip}` of `providers/{provider}/billableTrips/{billable_trip}` (the emulator
+    /// reports a trip under its own id); nil for text of another shape (which then matches no
+    /// consumer token; checking the name is the service's job).
+    static func tripID(in name: String, method: TripServiceMethod) -> String? {
+        let collection = method == .reportBillableTrip ? "billableTrips" : "trips"
         // By Unicode scalars: a trip id may begin with a combining mark (see TripName).
         let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4, parts[0] == "providers", parts[2] == "trips", !parts[3].isEmpty else { return nil }
+        guard parts.count == 4, parts[0] == "providers", parts[2] == collection, !parts[3].isEmpty else {
+            return nil
+        }
         return parts[3]
     }
 }

@@ -86,7 +86,11 @@ struct TripServiceRPC: RegistrableRPCService {
     ) throws(FleetEngineError) {
         for name in names {
             do throws(FleetEngineError) {
-                _ = try TripName(parsing: name, field: method == .createTrip ? "trip_id" : "name")
+                switch method {
+                case .createTrip: _ = try TripName(parsing: name, field: "trip_id")
+                case .reportBillableTrip: _ = try BillableTripName(parsing: name)
+                default: _ = try TripName(parsing: name)
+                }
             } catch {
                 if let verifier = policy.verifier {
                     let header = metadata[stringValues: AccessPolicy.authorizationKey].first { _ in true }

@@ -169,10 +169,13 @@ public struct TripServiceCore: Sendable {
     /// The most `related_ids` a ReportBillableTrip request may carry, as Fleet Engine's reference says.
     public static let maximumRelatedIDs = 50
 
-    /// ReportBillableTrip: recorded for an existing trip; `country_code` is required, and at most
-    /// ``maximumRelatedIDs`` `related_ids` are taken.
+    /// ReportBillableTrip: recorded for an existing trip. `name` is
+    /// `providers/{provider}/billableTrips/{billable_trip}` (``BillableTripName``), as Fleet Engine's
+    /// reference requires, and the billable trip id is the id of the trip reported: NOT_FOUND when
+    /// the provider has no such trip. `country_code` is required, and at most ``maximumRelatedIDs``
+    /// `related_ids` are taken.
     public func reportBillableTrip(_ request: ReportBillableTripRequest) throws(FleetEngineError) -> Empty {
-        let name = try TripName(parsing: request.name)
+        let name = try BillableTripName(parsing: request.name)
         guard !request.countryCode.isEmpty else {
             throw EmulatorErrors.invalidArgument(field: "country_code", "country_code is required")
         }
@@ -183,7 +186,7 @@ public struct TripServiceCore: Sendable {
                 field: "related_ids",
                 "related_ids has \(request.relatedIDs.count) ids; at most \(Self.maximumRelatedIDs) are allowed")
         }
-        try store.reportBillable(request, name: name)
+        try store.reportBillable(request, name: name.tripName)
         return Empty()
     }
 }

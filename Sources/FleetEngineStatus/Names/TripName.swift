@@ -20,7 +20,8 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
         self.tripID = tripID
     }
 
-    private init(checkedProviderID: String, tripID: String) {
+    /// A name from parts already checked (``BillableTripName`` makes its trip's name so).
+    init(checkedProviderID: String, tripID: String) {
         self.providerID = checkedProviderID
         self.tripID = tripID
     }
@@ -113,7 +114,7 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
     /// A Cloud project id: 6 to 30 lower-case letters, digits and hyphens, starting with a letter.
     /// The emulator accepts any non-empty id of letters, digits, `-`, `_` and `.`, so that local ids
     /// such as `test` work; what it refuses would never name a project.
-    private static func checkProviderID(_ id: String, field: String) throws(FleetEngineError) {
+    static func checkProviderID(_ id: String, field: String) throws(FleetEngineError) {
         guard !id.isEmpty else {
             throw FleetEngineError.invalidArgument(field: field, "the provider id is empty")
         }
@@ -129,20 +130,21 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
 
     /// Fleet Engine's trip id rules (CreateTripRequest.trip_id): a non-empty Unicode string of at
     /// most 64 characters, counted as Unicode scalars (as graphemes, one letter with thousands of
-    /// combining marks would pass), without `/`, `:`, `?`, `,` or `#`.
-    private static func checkTripID(_ id: String, field: String) throws(FleetEngineError) {
+    /// combining marks would pass), without `/`, `:`, `?`, `,` or `#`. `kind` names the id in the
+    /// messages ("trip id", or "billable trip id" for ``BillableTripName``).
+    static func checkTripID(_ id: String, field: String, kind: String = "trip id") throws(FleetEngineError) {
         guard !id.isEmpty else {
-            throw FleetEngineError.invalidArgument(field: field, "the trip id is empty")
+            throw FleetEngineError.invalidArgument(field: field, "the \(kind) is empty")
         }
         guard id.unicodeScalars.count <= 64 else {
-            throw FleetEngineError.invalidArgument(field: field, "the trip id is longer than 64 characters")
+            throw FleetEngineError.invalidArgument(field: field, "the \(kind) is longer than 64 characters")
         }
         if let bad = id.unicodeScalars.first(where: { "/:?,#".unicodeScalars.contains($0) }) {
             throw FleetEngineError.invalidArgument(
-                field: field, "the trip id contains \"\(bad)\", which is not allowed")
+                field: field, "the \(kind) contains \"\(bad)\", which is not allowed")
         }
         if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw FleetEngineError.invalidArgument(field: field, "the trip id contains a control character")
+            throw FleetEngineError.invalidArgument(field: field, "the \(kind) contains a control character")
         }
     }
 }

@@ -25,6 +25,8 @@ struct AccessPolicyTests {
 
     static let trip1 = "providers/test-project/trips/trip-1"
     static let trip2 = "providers/test-project/trips/trip-2"
+    static let billable1 = "providers/test-project/billableTrips/trip-1"
+    static let billable2 = "providers/test-project/billableTrips/trip-2"
 
     static let calls: [Call] = [
         // A consumer token reads its own trip, and only that.
@@ -44,7 +46,7 @@ struct AccessPolicyTests {
         Call(token: .consumerTrip1, method: .updateTrip, tripNames: [trip1], deniedReason: "CONSUMER_ROLE_WRITE"),
         Call(token: .consumerTrip1, method: .deleteTrip, tripNames: [trip1], deniedReason: "CONSUMER_ROLE_WRITE"),
         Call(
-            token: .consumerTrip1, method: .reportBillableTrip, tripNames: [trip1],
+            token: .consumerTrip1, method: .reportBillableTrip, tripNames: [billable1],
             deniedReason: "CONSUMER_ROLE_WRITE"),
         Call(token: .consumerTrip1, method: .searchTrips, tripNames: [], deniedReason: "CONSUMER_ROLE_SEARCH"),
         // A server token may do everything.
@@ -53,9 +55,17 @@ struct AccessPolicyTests {
         Call(token: .server, method: .updateTrip, tripNames: [trip2], deniedReason: nil),
         Call(token: .server, method: .searchTrips, tripNames: [], deniedReason: nil),
         Call(token: .server, method: .deleteTrip, tripNames: [trip1], deniedReason: nil),
-        Call(token: .server, method: .reportBillableTrip, tripNames: [trip1, trip2], deniedReason: nil),
+        Call(token: .server, method: .reportBillableTrip, tripNames: [billable1, billable2], deniedReason: nil),
         Call(token: .serverTripOnly, method: .updateTrip, tripNames: [trip1], deniedReason: nil),
     ]
+
+    @Test("ReportBillableTrip's trip id is the billable trip id of providers/{provider}/billableTrips/{billable_trip}")
+    func billableNameNamesItsTrip() {
+        #expect(AccessPolicy.tripID(in: Self.billable1, method: .reportBillableTrip) == "trip-1")
+        #expect(AccessPolicy.tripID(in: Self.trip1, method: .reportBillableTrip) == nil)
+        #expect(AccessPolicy.tripID(in: Self.billable1, method: .getTrip) == nil)
+        #expect(AccessPolicy.tripID(in: Self.trip1, method: .getTrip) == "trip-1")
+    }
 
     private func header(for token: Token) throws -> String {
         let minter = TokenMinter(

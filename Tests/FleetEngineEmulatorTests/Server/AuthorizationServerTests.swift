@@ -157,7 +157,10 @@ struct AuthorizationServerTests {
         client: TripServiceClient,
         authorization: String?
     ) async -> FleetEngineError? {
-        let name = tripID.contains("/") ? tripID : ServiceFixtures.name(tripID)
+        let name =
+            tripID.contains("/")
+            ? tripID
+            : method == .reportBillableTrip ? ServiceFixtures.billableName(tripID) : ServiceFixtures.name(tripID)
         switch method {
         case .createTrip:
             var request = ServiceFixtures.createRequest(tripID: "", trip: ServiceFixtures.tripToCreate())
@@ -218,6 +221,42 @@ struct AuthorizationServerTests {
                 method, on: "providers/test-project/trips/a:b", client: client, authorization: nil)
             #expect(error?.code == .unauthenticated)
             #expect(Self.errorInfo(error)?.reason == "MISSING_TOKEN")
+        }
+    }
+
+    @Test(
+        "ReportBillableTrip of a trip name with a server token is INVALID_ARGUMENT naming the billableTrips form"
+    )
+    func reportOfTripNameIsInvalidArgument() async throws {
+        try await Self.withAuthorizingEmulator { emulator, client, clock in
+            let token = try Self.bearer(.server, clock: clock)
+            let error = await Self.send(
+                .reportBillableTrip, on: ServiceFixtures.name("trip-1"), client: client, authorization: token)
+            #expect(error?.code == .invalidArgument)
+            #expect(
+                error?.message
+                    == "\"providers/test-project/trips/trip-1\" is not a billable trip name of the form "
+                    + "providers/{provider}/billableTrips/{billable_trip}")
+            #expect(error.flatMap(ServiceFixtures.badRequestField) == "name")
+            #expect(emulator.billingReports == [])
+        }
+    }
+
+    @Test("ReportBillableTrip of a billable trip name is UNAUTHENTICATED without a token, recorded with a server token")
+    func reportOfBillableNameNeedsAToken() async throws {
+        try await Self.withAuthorizingEmulator { emulator, client, clock in
+            let unauthenticated = await Self.send(
+                .reportBillableTrip, on: "trip-2", client: client, authorization: nil)
+            #expect(unauthenticated?.code == .unauthenticated)
+            #expect(Self.errorInfo(unauthenticated)?.reason == "MISSING_TOKEN")
+            #expect(emulator.billingReports == [])
+
+            var report = ReportBillableTripRequest()
+            report.name = ServiceFixtures.billableName("trip-2")
+            report.countryCode = "US"
+            let _: Empty = try await client.call(
+                .reportBillableTrip, report, authorization: try Self.bearer(.server, clock: clock))
+            #expect(emulator.billingReports == [report])
         }
     }
 

@@ -26,7 +26,10 @@ struct CombiningMarkTripTests {
 
     @Test("a consumer token for it names it")
     func consumerTokenNamesIt() {
-        #expect(AccessPolicy.tripID(in: "providers/p/trips/\(Self.tripID)") == Self.tripID)
+        #expect(AccessPolicy.tripID(in: "providers/p/trips/\(Self.tripID)", method: .getTrip) == Self.tripID)
+        #expect(
+            AccessPolicy.tripID(in: "providers/p/billableTrips/\(Self.tripID)", method: .reportBillableTrip)
+                == Self.tripID)
         #expect(TripName.lastSegment(of: "providers/p/trips/\(Self.tripID)") == Self.tripID)
         #expect(TripName.lastSegment(of: "no-slash") == "no-slash")
     }

@@ -62,6 +62,11 @@ enum ServiceFixtures {
         "providers/\(provider)/trips/\(tripID)"
     }
 
+    /// The name ReportBillableTrip takes for trip `tripID`: `providers/{provider}/billableTrips/{tripID}`.
+    static func billableName(_ tripID: String, provider: String = provider) -> String {
+        "providers/\(provider)/billableTrips/\(tripID)"
+    }
+
     static func point(_ latitude: Double, _ longitude: Double) -> LatLng {
         var point = LatLng()
         point.latitude = latitude

@@ -43,7 +43,7 @@ struct JournalCompactionTests {
             delete.name = ServiceFixtures.name("gone")
             _ = try first.service.deleteTrip(delete)
             var report = ReportBillableTripRequest()
-            report.name = ServiceFixtures.name("kept")
+            report.name = ServiceFixtures.billableName("kept")
             report.countryCode = "DE"
             _ = try first.service.reportBillableTrip(report)
             #expect(Self.entryCount(try folder.journalBytes()) == 9)

@@ -44,8 +44,10 @@ extension CaptureFileReader {
                 byteOffset: 0
             )
         }
-        // Section 4: the upper four bits of LinkType carry FCS information, not the link type.
-        pcapLinkType = LinkType(rawValue: linkTypeField & 0x0FFF_FFFF)
+        // Section 4: only the lower 16 bits are the link type; above them are the FCS length,
+        // the bit that says it is present (0x04000000, libpcap's LT_FCS_DATALINK_EXT) and
+        // reserved bits, which readers must ignore.
+        pcapLinkType = LinkType(rawValue: linkTypeField & 0x0000_FFFF)
         readIndex += PcapFormat.fileHeaderLength
         fileHeaderRead = true
         return true

@@ -62,6 +62,16 @@ struct PcapReaderTests {
         #expect(packets.map(\.linkType) == [.linuxSLL2])
     }
 
+    @Test("the FCS-present bit and the reserved bits of the link type field are not part of the link type")
+    func linkTypeIgnoresFCSPresentAndReservedBits() throws {
+        // libpcap's LT_FCS_DATALINK_EXT(4): FCS length 4 in the upper four bits, with the bit
+        // that says it is present (0x04000000), over LINKTYPE_ETHERNET; and the reserved bits set.
+        var writer = CaptureWriter(format: .pcap, linkType: LinkType(rawValue: 0x4400_0000 | 0x03FF_0000 | 1))
+        writer.append(packet: [9])
+        let packets = try CaptureReaderHarness.packets(in: writer.bytes)
+        #expect(packets.map(\.linkType) == [.ethernet])
+    }
+
     @Test("a fraction of a second or more in a record is carried into the seconds")
     func fractionOverflowIsCarried() throws {
         var writer = CaptureWriter(format: .pcap)

@@ -321,18 +321,31 @@ public struct HTTP2FrameReader: Sendable {
             return body
         case .rstStream, .windowUpdate:
             guard header.length == 4 else { throw malformed("the payload must be 4 bytes") }
+            // Section 6.4: a RST_STREAM on stream 0 is a PROTOCOL_ERROR; read on, it would end a call
+            // that never was.
+            if header.type == .rstStream, header.streamID == 0 { throw malformed("it must be on a stream, not 0") }
             return bytes
         case .priority:
             guard header.length == 5 else { throw malformed("the payload must be 5 bytes") }
+            // Section 6.3: PRIORITY on stream 0 is a PROTOCOL_ERROR.
+            guard header.streamID != 0 else { throw malformed("it must be on a stream, not 0") }
             return bytes
-        case .ping:
-            guard header.length == 8 else { throw malformed("the payload must be 8 bytes") }
-            return bytes
-        case .settings:
-            guard header.length % 6 == 0 else { throw malformed("the payload is not a multiple of 6 bytes") }
-            return bytes
-        case .goAway:
-            guard header.length >= 8 else { throw malformed("the payload is shorter than 8 bytes") }
+        case .ping, .settings, .goAway:
+            // Sections 6.5, 6.7 and 6.8: these belong to the connection; on a stream they are a
+            // PROTOCOL_ERROR, and a SETTINGS read on would change the connection's limits.
+            guard header.streamID == 0 else { throw malformed("it belongs to the connection, stream 0") }
+            switch header.type {
+            case .ping:
+                guard header.length == 8 else { throw malformed("the payload must be 8 bytes") }
+            case .settings:
+                guard header.length % 6 == 0 else { throw malformed("the payload is not a multiple of 6 bytes") }
+                // Section 6.5: an acknowledgment with a payload is a FRAME_SIZE_ERROR.
+                if header.flags.contains(.ack), header.length != 0 {
+                    throw malformed("an acknowledgment (ACK) must have no payload")
+                }
+            default:
+                guard header.length >= 8 else { throw malformed("the payload is shorter than 8 bytes") }
+            }
             return bytes
         default:
             return bytes

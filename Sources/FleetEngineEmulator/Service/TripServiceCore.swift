@@ -20,10 +20,11 @@ public struct TripServiceCore: Sendable {
     /// Fleet Engine's rules: `trip_type` and `pickup_point` are required; `number_of_passengers`,
     /// `vehicle_id`, `dropoff_point`, `intermediate_destinations`, `vehicle_waypoints` (each one's
     /// trip id, type and location) and `attributes` are taken; every other field of the trip is
-    /// ignored.
+    /// ignored. Trip ids, here and in every name, must be in Unicode Normalization Form C.
     public func createTrip(_ request: CreateTripRequest) throws(FleetEngineError) -> Trip {
         let providerID = try TripName.providerID(parsingParent: request.parent)
         let name = try TripName(providerID: providerID, tripID: request.tripID, field: "trip_id")
+            .requiringNormalizationFormC(field: "trip_id")
         guard let given = request.trip else {
             throw EmulatorErrors.invalidArgument(field: "trip", "the request has no trip")
         }
@@ -58,14 +59,14 @@ public struct TripServiceCore: Sendable {
     /// GetTrip: the trip in the requested view, without the parts the caller already holds
     /// (``IncrementalFetch``).
     public func getTrip(_ request: GetTripRequest) throws(FleetEngineError) -> Trip {
-        let name = try TripName(parsing: request.name)
+        let name = try TripName(parsing: request.name).requiringNormalizationFormC()
         let trip = try store.get(name)
         return Self.output(IncrementalFetch.response(for: trip, request: request), isRead: true)
     }
 
     /// UpdateTrip: the fields the mask names, from the request's trip (``TripFieldMask``).
     public func updateTrip(_ request: UpdateTripRequest) throws(FleetEngineError) -> Trip {
-        let name = try TripName(parsing: request.name)
+        let name = try TripName(parsing: request.name).requiringNormalizationFormC()
         guard let given = request.trip else {
             throw EmulatorErrors.invalidArgument(field: "trip", "the request has no trip")
         }
@@ -136,7 +137,7 @@ public struct TripServiceCore: Sendable {
     /// DeleteTrip. Refused with FAILED_PRECONDITION while the trip is active and assigned to a
     /// vehicle, as Fleet Engine refuses it.
     public func deleteTrip(_ request: DeleteTripRequest) throws(FleetEngineError) -> Empty {
-        let name = try TripName(parsing: request.name)
+        let name = try TripName(parsing: request.name).requiringNormalizationFormC()
         try store.delete(name) { (trip: Trip) throws(FleetEngineError) in
             if RemainingWaypoints.isActive(trip.tripStatus), !trip.vehicleID.isEmpty {
                 throw EmulatorErrors.withReason(
@@ -176,6 +177,7 @@ public struct TripServiceCore: Sendable {
     /// `related_ids` are taken.
     public func reportBillableTrip(_ request: ReportBillableTripRequest) throws(FleetEngineError) -> Empty {
         let name = try BillableTripName(parsing: request.name)
+        try TripName.requireNormalizationFormC(name.billableTripID, kind: "billable trip id", field: "name")
         guard !request.countryCode.isEmpty else {
             throw EmulatorErrors.invalidArgument(field: "country_code", "country_code is required")
         }

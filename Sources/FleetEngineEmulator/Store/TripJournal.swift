@@ -283,8 +283,10 @@ final class TripJournal: @unchecked Sendable {
     }
 }
 
+/// Opens close-on-exec: a child process the emulator's process starts would otherwise inherit the
+/// descriptors, and with the folder's the `flock`, keeping the folder locked until the child ends.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    open(path, flags, mode)
+    open(path, flags | O_CLOEXEC, mode)
 }
 
 private func errnoText() -> String {

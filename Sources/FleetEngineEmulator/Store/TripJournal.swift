@@ -24,9 +24,20 @@ import FleetEngineCodec
 /// replayed state is then compacted (the last version of each trip still there, and the billing
 /// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The folder is
 /// locked (`flock`) while its journal is open, so a second emulator on it is refused.
+///
+/// An append that fails (its `write` stops partway, as on a full disk, or its `fsync` fails) is cut
+/// off again: the file is truncated to its length before the append, so the next append does not
+/// land after a partial entry (which would make the next start refuse the journal) and a refused
+/// write does not come back on replay. When that cut fails too, the journal is no longer trusted
+/// and every later append is refused.
 final class TripJournal: @unchecked Sendable {
-    // @unchecked: the descriptor is only written under the store's lock.
+    // @unchecked: `append` is only called under the store's lock, so the descriptor's writes and
+    // `unusable` are never touched by two threads at once, and the length an append cuts back to
+    // is still the file's own when it cuts.
     private let descriptor: Int32
+    /// Why appends are refused, once a failed append could not be cut off: the file may end in
+    /// bytes that are no entry, and anything appended after them would be lost at the next start.
+    private var unusable: EmulatorError?
     /// The data folder, open for as long as the journal is, holding its `flock`.
     private let folder: Int32
     let path: String
@@ -133,12 +144,35 @@ final class TripJournal: @unchecked Sendable {
     }
 
     /// Appends an entry and waits until it is on disk.
+    ///
+    /// - Throws: when the entry is not on disk; the journal is then as it was before the call (cut
+    ///   back to its length before the write). When it cannot be cut back, this append and every
+    ///   later one throw, naming the journal.
     func append(_ entry: Entry) throws(EmulatorError) {
+        if let unusable { throw unusable }
         var bytes: [UInt8] = []
         Self.encode(entry, into: &bytes)
-        guard Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 else {
-            throw .init("cannot write \(path): \(errnoText())")
+        // The journal is opened O_APPEND and only this type writes it, under the store's lock (and
+        // the folder's `flock` keeps other emulators out): its length now is where this entry starts.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .init("cannot write \(path): cannot read its length: \(errnoText())")
         }
+        let length = status.st_size
+        if Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 { return }
+        let reason = errnoText()
+        // Left in place, a partial entry would make the next start refuse the journal once another
+        // entry follows it, and a whole one whose `fsync` failed would be replayed though refused.
+        // The cut is synced so that a refused entry cannot reach the disk after it either.
+        guard ftruncate(descriptor, length) == 0, fsync(descriptor) == 0 else {
+            let failure = EmulatorError(
+                "\(path) can no longer be trusted: a write to it failed (\(reason)) and cutting it back to "
+                    + "\(length) bytes failed too (\(errnoText())); it takes no more writes until the emulator "
+                    + "restarts")
+            unusable = failure
+            throw failure
+        }
+        throw .init("cannot write \(path): \(reason); the failed write was cut off, the journal is as before it")
     }
 
     private static func encode(_ entry: Entry, into bytes: inout [UInt8]) {

@@ -205,6 +205,9 @@ final class TripStore: Sendable {
         TripVersions().stamp(&trip)
     }
 
+    /// Appends `entry` to the journal, if there is one. Every write calls it under the lock and
+    /// before it changes `state`, so a refused write (which the journal has cut off again) leaves
+    /// the store as it was, and memory never holds what the journal does not.
     private func persist(_ entry: TripJournal.Entry) throws(FleetEngineError) {
         guard let journal else { return }
         do {

@@ -23,7 +23,8 @@ import FleetEngineCodec
 /// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
 /// replayed state is then compacted (the last version of each trip still there, and the billing
 /// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The folder is
-/// locked (`flock`) while its journal is open, so a second emulator on it is refused.
+/// held (``DataFolderLock``, with `trips.lock`) while its journal is open, so a second emulator on
+/// it is refused.
 ///
 /// An append that fails (its `write` stops partway, as on a full disk, or its `fsync` fails) is cut
 /// off again: the file is truncated to its length before the append, so the next append does not
@@ -38,8 +39,8 @@ final class TripJournal: @unchecked Sendable {
     /// Why appends are refused, once a failed append could not be cut off: the file may end in
     /// bytes that are no entry, and anything appended after them would be lost at the next start.
     private var unusable: EmulatorError?
-    /// The data folder, open for as long as the journal is, holding its `flock`.
-    private let folder: Int32
+    /// The hold on the data folder, for as long as the journal is open.
+    private let folder: DataFolderLock
     let path: String
 
     enum Entry {
@@ -57,36 +58,13 @@ final class TripJournal: @unchecked Sendable {
     ///   write the first acknowledged after that would go to an unlinked file and be lost.
     static func open(directory: String) throws(EmulatorError) -> (TripJournal, [Entry]) {
         mkdir(directory, 0o755)
-        let folder = try lockFolder(directory)
-        do throws(EmulatorError) {
-            let (descriptor, path, entries) = try openLocked(directory: directory, folder: folder)
-            return (TripJournal(descriptor: descriptor, folder: folder, path: path), entries)
-        } catch {
-            close(folder)
-            throw error
-        }
-    }
-
-    /// Opens `directory` and takes an exclusive `flock` on it, held until the descriptor is closed.
-    /// `flock` locks belong to the open file description, so a second open in the same process
-    /// conflicts too, not only one in another process.
-    private static func lockFolder(_ directory: String) throws(EmulatorError) -> Int32 {
-        let folder = openFile(directory, O_RDONLY, 0)
-        guard folder >= 0 else { throw .init("cannot open \(directory): \(errnoText())") }
-        guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
-            let inUse = errno == EWOULDBLOCK
-            let reason = errnoText()
-            close(folder)
-            if inUse {
-                throw .init("\(directory) is in use by another emulator: a data folder serves one emulator at a time")
-            }
-            throw .init("cannot lock \(directory): \(reason)")
-        }
-        return folder
+        let folder = try DataFolderLock(directory: directory)
+        let (descriptor, path, entries) = try openLocked(directory: directory)
+        return (TripJournal(descriptor: descriptor, folder: folder, path: path), entries)
     }
 
     /// Replays and compacts the journal of a locked folder; returns the descriptor to append to.
-    private static func openLocked(directory: String, folder: Int32) throws(EmulatorError) -> (Int32, String, [Entry]) {
+    private static func openLocked(directory: String) throws(EmulatorError) -> (Int32, String, [Entry]) {
         let path = directory + "/trips.journal"
         let entries = compacted(try readEntries(path: path))
         // Compact: write what survives to a new file, then atomically replace the journal.
@@ -101,7 +79,11 @@ final class TripJournal: @unchecked Sendable {
         }
         close(out)
         guard rename(temporary, path) == 0 else { throw .init("cannot replace \(path): \(errnoText())") }
-        fsync(folder)
+        let folder = openFile(directory, O_RDONLY, 0)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
         let descriptor = openFile(path, O_WRONLY | O_APPEND, 0o644)
         guard descriptor >= 0 else { throw .init("cannot open \(path): \(errnoText())") }
         return (descriptor, path, entries)
@@ -132,16 +114,13 @@ final class TripJournal: @unchecked Sendable {
         return puts + reports.map(Entry.billing)
     }
 
-    private init(descriptor: Int32, folder: Int32, path: String) {
+    private init(descriptor: Int32, folder: DataFolderLock, path: String) {
         self.descriptor = descriptor
         self.folder = folder
         self.path = path
     }
 
-    deinit {
-        close(descriptor)
-        close(folder)
-    }
+    deinit { close(descriptor) }
 
     /// Appends an entry and waits until it is on disk.
     ///
@@ -153,7 +132,7 @@ final class TripJournal: @unchecked Sendable {
         var bytes: [UInt8] = []
         Self.encode(entry, into: &bytes)
         // The journal is opened O_APPEND and only this type writes it, under the store's lock (and
-        // the folder's `flock` keeps other emulators out): its length now is where this entry starts.
+        // the folder's lock keeps other emulators out): its length now is where this entry starts.
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .init("cannot write \(path): cannot read its length: \(errnoText())")
@@ -318,7 +297,7 @@ final class TripJournal: @unchecked Sendable {
 }
 
 /// Opens close-on-exec: a child process the emulator's process starts would otherwise inherit the
-/// descriptors, and with the folder's the `flock`, keeping the folder locked until the child ends.
+/// descriptors and keep the journal open for as long as it runs.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags | O_CLOEXEC, mode)
 }

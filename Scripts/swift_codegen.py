@@ -157,6 +157,10 @@ class Field:
         return self.is_message and self.repeated and self.registry.messages[self.type_name].is_map_entry
 
     @property
+    def is_string_keyed_map(self):
+        return self.is_map and self.registry.messages[self.type_name].fields[0].type == F.TYPE_STRING
+
+    @property
     def is_point_bytes(self):
         """A LatLng field, which the C rendering carries as bytes (see generate-code.py)."""
         return self.is_message and self.type_name == "google.type.LatLng" and self.oneof is None
@@ -413,6 +417,19 @@ def write_enum(w, enum, indent):
     w("}", indent)
 
 
+def write_field_notes(w, field, indent):
+    """What a field's doc comment adds to the proto comment about its Swift form."""
+    if field.is_wrapper:
+        w("///", indent + 1)
+        w("/// Sent as a `%s`; nil when absent." % field.type_name, indent + 1)
+    if field.is_string_keyed_map:
+        w("///", indent + 1)
+        w("/// Protobuf tells keys apart by their code points, Swift's `String` by canonical equivalence, so", indent + 1)
+        w("/// decoding refuses keys that are equivalent but not the same code points (`\"\\u{E9}\"` and", indent + 1)
+        w("/// `\"e\\u{301}\"`) with `CodecError.Code.canonicallyEquivalentMapKeys` rather than lose one entry.",
+          indent + 1)
+
+
 def field_declarations(w, message, indent, pad):
     """Stored properties: on the struct itself, or (boxed) on its Fields struct."""
     for field in message.fields:
@@ -421,9 +438,7 @@ def field_declarations(w, message, indent, pad):
         w("", 0)
         fallback = "`%s` (field %d)." % (field.name, field.number)
         w.parts.append(doc_lines(field.comment, fallback, pad + "    "))
-        if field.is_wrapper:
-            w("///", indent + 1)
-            w("/// Sent as a `%s`; nil when absent." % field.type_name, indent + 1)
+        write_field_notes(w, field, indent)
         access = "var" if message.boxed else "public var"
         default = field.default()
         if default is None:
@@ -464,9 +479,8 @@ def boxed_accessors(w, message, indent, pad):
     for name, type_, comment, fallback, field in members:
         w("", 0)
         w.parts.append(doc_lines(comment, fallback, pad + "    "))
-        if field is not None and field.is_wrapper:
-            w("///", indent + 1)
-            w("/// Sent as a `%s`; nil when absent." % field.type_name, indent + 1)
+        if field is not None:
+            write_field_notes(w, field, indent)
         w("public var %s: %s {" % (name, type_), indent + 1)
         w("get { storage.fields.%s }" % name, indent + 2)
         w("set { uniqueStorage().fields.%s = newValue }" % name, indent + 2)
@@ -636,8 +650,14 @@ def write_decode(w, message, registry):
             w("for index in 0..<c.pointee.n_%s {" % field.c, 3)
             w("guard let entry = entries[index] else { continue }", 4)
             w("context.checkMapEntry(entry.pointee.base)", 4)
-            w(T + "%s[%s] = %s" % (field.swift, decode_scalar(key, "entry.pointee.key"),
-                               decode_scalar(value, "entry.pointee.value")), 4)
+            if key.type == F.TYPE_STRING:
+                # Swift's String would merge canonically equivalent keys that protobuf keeps apart.
+                w("let key = %s" % decode_scalar(key, "entry.pointee.key"), 4)
+                w("try context.insert(%s, forKey: key, into: &%s%s, field: \"%s\")" %
+                  (decode_scalar(value, "entry.pointee.value"), T, field.swift, field.name), 4)
+            else:
+                w(T + "%s[%s] = %s" % (field.swift, decode_scalar(key, "entry.pointee.key"),
+                                   decode_scalar(value, "entry.pointee.value")), 4)
             w("}", 3)
             w("}", 2)
         elif field.is_point_bytes and field.repeated:
@@ -1057,12 +1077,20 @@ def write_json_parse(w, message, registry):
                 key_expr = "try context.mapKey(entry, as: %s.self)" % key.element_swift()
             w("context.enter(entry.key)", 4)
             w("defer { context.leave() }", 4)
+            if key.type == F.TYPE_STRING:
+                # Swift's String would merge canonically equivalent keys that protobuf keeps apart.
+                def store(expr):
+                    return "try context.insert(%s, forKey: entry, into: &%s%s, field: \"%s\")" % (
+                        expr, T, field.swift, field.name)
+            else:
+                def store(expr):
+                    return T + "%s[%s] = %s" % (field.swift, key_expr, expr)
             if value.is_enum:
                 w("if let parsed = %s {" % json_read_value(value, "entry.value"), 4)
-                w(T + "%s[%s] = parsed" % (field.swift, key_expr), 5)
+                w(store("parsed"), 5)
                 w("}", 4)
             else:
-                w(T + "%s[%s] = %s" % (field.swift, key_expr, json_read_value(value, "entry.value")), 4)
+                w(store(json_read_value(value, "entry.value")), 4)
             w("}", 3)
         elif field.repeated:
             w(T + "%s.removeAll()" % field.swift, 3)

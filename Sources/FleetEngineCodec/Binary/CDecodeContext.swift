@@ -30,6 +30,24 @@ struct CDecodeContext {
         if base.n_unknown_fields > 0 { sawRepeatedOccurrences = true }
     }
 
+    /// Stores a `map<string, …>` entry, refusing a key canonically equivalent to, but not the same code
+    /// points as, one already in the map (see ``StringMapKeys``). The error is unlocated: the decoder's
+    /// ``WireScanner`` finds the same conflict and reports it with its byte offset and field path.
+    func insert<Value>(
+        _ value: Value,
+        forKey key: String,
+        into map: inout [String: Value],
+        field: String
+    ) throws(CodecError) {
+        if let existing = StringMapKeys.equivalentKey(to: key, in: map) {
+            throw CodecError(
+                code: .canonicallyEquivalentMapKeys,
+                message: StringMapKeys.conflict(field: field, existing: existing, key: key)
+            )
+        }
+        map[key] = value
+    }
+
     /// The one occurrence of a singular message field (rendered repeated for protobuf-c), noting when
     /// there were several.
     mutating func lastOccurrence<CMessage>(

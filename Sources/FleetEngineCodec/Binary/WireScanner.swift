@@ -55,6 +55,8 @@ struct WireScanner {
         var needsRewrite = false
         var position = range.lowerBound
         var occurrences: [Int: Int] = [:]
+        // The string keys each map field has taken so far, by field number (see ``checkMapKey``).
+        var mapKeys: [Int: [String: String]] = [:]
         while position < range.upperBound {
             let tagOffset = position
             let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: path)
@@ -98,7 +100,16 @@ struct WireScanner {
             case .message(let nested):
                 let nestedSchema = nested()
                 if try check(nestedSchema, body, path: fieldPath, depth: depth + 1) { needsRewrite = true }
-                if nestedSchema.isMapEntry, try !isPlainMapEntry(nestedSchema, body) { needsRewrite = true }
+                if nestedSchema.isMapEntry {
+                    if try isPlainMapEntry(nestedSchema, body) {
+                        try checkMapKey(
+                            nestedSchema, body, seen: &mapKeys[number, default: [:]], mapField: field.name,
+                            path: fieldPath)
+                    } else {
+                        // Kept whole as an unknown field (see rewrite), so its key joins no map.
+                        needsRewrite = true
+                    }
+                }
             case .bytes:
                 break
             case .varint, .fixed32, .fixed64:
@@ -320,6 +331,44 @@ struct WireScanner {
                 fieldPath: path
             )
         }
+    }
+
+    /// Refuses a map entry whose string key is canonically equivalent to, but not the same code points
+    /// as, a key the map already took (see ``StringMapKeys``): the conversion refuses it too, and
+    /// this locates it. The entry's key is its last key field, as protobuf reads it; its UTF-8 was
+    /// checked already.
+    private func checkMapKey(
+        _ entry: WireSchema,
+        _ range: Range<Int>,
+        seen: inout [String: String],
+        mapField: String,
+        path: String
+    ) throws(CodecError) {
+        guard let keyField = entry.field(number: 1), case .string = keyField.kind else { return }
+        var keyBytes: Range<Int>?
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: path)
+            if number == 1, wireType == .lengthDelimited {
+                let value = try readLength(at: &position, limit: range.upperBound, number: number, path: path)
+                keyBytes = value
+                position = value.upperBound
+            } else {
+                try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: 0)
+            }
+        }
+        guard let keyBytes else { return }
+        let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[keyBytes]), as: UTF8.self)
+        if let existing = seen[key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
+            throw CodecError(
+                code: .canonicallyEquivalentMapKeys,
+                message: StringMapKeys.conflict(field: mapField, existing: existing, key: key),
+                byteOffset: keyBytes.lowerBound,
+                fieldNumber: 1,
+                fieldPath: path + "." + keyField.name
+            )
+        }
+        seen[key] = key
     }
 
     // MARK: Rewriting

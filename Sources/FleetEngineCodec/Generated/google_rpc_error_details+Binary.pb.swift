@@ -86,7 +86,9 @@ extension ErrorInfo: CBackedMessage {
             for index in 0..<c.pointee.n_metadata {
                 guard let entry = entries[index] else { continue }
                 context.checkMapEntry(entry.pointee.base)
-                self.metadata[try context.string(entry.pointee.key)] = try context.string(entry.pointee.value)
+                let key = try context.string(entry.pointee.key)
+                try context.insert(
+                    try context.string(entry.pointee.value), forKey: key, into: &self.metadata, field: "metadata")
             }
         }
         if c.pointee.base.n_unknown_fields > 0 {
@@ -479,7 +481,10 @@ extension QuotaFailure.Violation: CBackedMessage {
             for index in 0..<c.pointee.n_quota_dimensions {
                 guard let entry = entries[index] else { continue }
                 context.checkMapEntry(entry.pointee.base)
-                self.quotaDimensions[try context.string(entry.pointee.key)] = try context.string(entry.pointee.value)
+                let key = try context.string(entry.pointee.key)
+                try context.insert(
+                    try context.string(entry.pointee.value), forKey: key, into: &self.quotaDimensions,
+                    field: "quota_dimensions")
             }
         }
         self.quotaValue = c.pointee.quota_value

@@ -60,7 +60,8 @@ extension ErrorInfo: JSONCodableMessage {
                 for entry in try context.object(member.value, typeName: "map") {
                     context.enter(entry.key)
                     defer { context.leave() }
-                    self.metadata[entry.key] = try context.string(entry.value)
+                    try context.insert(
+                        try context.string(entry.value), forKey: entry, into: &self.metadata, field: "metadata")
                 }
             default:
                 if !context.options.ignoringUnknownFields {
@@ -316,7 +317,9 @@ extension QuotaFailure.Violation: JSONCodableMessage {
                 for entry in try context.object(member.value, typeName: "map") {
                     context.enter(entry.key)
                     defer { context.leave() }
-                    self.quotaDimensions[entry.key] = try context.string(entry.value)
+                    try context.insert(
+                        try context.string(entry.value), forKey: entry, into: &self.quotaDimensions,
+                        field: "quota_dimensions")
                 }
             case "quotaValue", "quota_value":
                 context.enter("quota_value")

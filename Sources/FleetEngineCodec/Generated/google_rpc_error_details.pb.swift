@@ -12,6 +12,10 @@ public struct ErrorInfo: Sendable, Hashable {
     public var domain: String = ""
 
     /// Further context, keyed by lowerCamelCase names.
+    ///
+    /// Protobuf tells keys apart by their code points, Swift's `String` by canonical equivalence, so
+    /// decoding refuses keys that are equivalent but not the same code points (`"\u{E9}"` and
+    /// `"e\u{301}"`) with `CodecError.Code.canonicallyEquivalentMapKeys` rather than lose one entry.
     public var metadata: [String: String] = [:]
 
     /// Fields that arrived on the wire but are not in this schema, kept so that encoding writes them back.
@@ -85,6 +89,10 @@ public struct QuotaFailure: Sendable, Hashable {
         public var quotaID: String = ""
 
         /// `quota_dimensions` (field 6).
+        ///
+        /// Protobuf tells keys apart by their code points, Swift's `String` by canonical equivalence, so
+        /// decoding refuses keys that are equivalent but not the same code points (`"\u{E9}"` and
+        /// `"e\u{301}"`) with `CodecError.Code.canonicallyEquivalentMapKeys` rather than lose one entry.
         public var quotaDimensions: [String: String] = [:]
 
         /// `quota_value` (field 7).

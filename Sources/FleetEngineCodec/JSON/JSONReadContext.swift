@@ -72,6 +72,27 @@ struct JSONReadContext {
         return members
     }
 
+    /// Stores a `map<string, …>` entry, refusing a key canonically equivalent to, but not the same code
+    /// points as, one already in the map (see ``StringMapKeys``), located at that key. Google's Python
+    /// parser keeps both; the map's Swift dictionary cannot. Keys with the same code points never get
+    /// here twice: ``JSONParser`` refuses an object that names a key twice.
+    func insert<Value>(
+        _ value: Value,
+        forKey entry: JSONMember,
+        into map: inout [String: Value],
+        field: String
+    ) throws(CodecError) {
+        if let existing = StringMapKeys.equivalentKey(to: entry.key, in: map) {
+            throw CodecError(
+                code: .canonicallyEquivalentMapKeys,
+                message: StringMapKeys.conflict(field: field, existing: existing, key: entry.key),
+                byteOffset: entry.keyOffset,
+                fieldPath: path
+            )
+        }
+        map[entry.key] = value
+    }
+
     /// The elements of an array that holds a repeated field.
     func array(_ value: JSONValue) throws(CodecError) -> [JSONValue] {
         guard case .array(let elements) = value.kind else {

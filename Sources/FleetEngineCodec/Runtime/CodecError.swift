@@ -27,6 +27,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case unknownMessageType
             case rejectedByProtobufC
             case invalidBase64
+            case canonicallyEquivalentMapKeys
         }
 
         private let wrapped: Wrapped
@@ -68,6 +69,10 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Text that should be base64 (RFC 4648) is not: a character outside both alphabets,
         /// misplaced padding, or a length that leaves a character over.
         public static let invalidBase64 = Code(.invalidBase64)
+        /// A `map<string, …>` field holds two keys that are canonically equivalent but not the same
+        /// code points (`"\u{E9}"` and `"e\u{301}"`): two keys to protobuf, one to Swift's `String`,
+        /// so the map's `[String: …]` could not keep both.
+        public static let canonicallyEquivalentMapKeys = Code(.canonicallyEquivalentMapKeys)
 
         public var description: String {
             switch wrapped {
@@ -82,6 +87,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case .nestingTooDeep: "nesting too deep"
             case .memoryLimitExceeded: "memory limit exceeded"
             case .invalidBase64: "invalid base64"
+            case .canonicallyEquivalentMapKeys: "canonically equivalent map keys"
             case .invalidJSON: "invalid JSON"
             case .unknownJSONField: "unknown JSON field"
             case .invalidJSONValue: "invalid JSON value"

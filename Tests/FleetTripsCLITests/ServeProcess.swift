@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import FleetTripsCLI
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -70,14 +72,7 @@ final class ServeProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(ShellCommand.resetSignals(in: &attributes)))
         let words = ["/bin/sh", "-c", script, try Self.executablePath(), dataDirectory]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }

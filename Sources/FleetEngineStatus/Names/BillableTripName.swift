@@ -34,15 +34,13 @@ public struct BillableTripName: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: INVALID_ARGUMENT with a `BadRequest` violation of `field` (the request field that
     ///   carried the name) saying what is wrong; for another form, the form expected.
     public init(parsing name: String, field: String = "name") throws(FleetEngineError) {
-        // By Unicode scalars, as TripName reads names: a "/" followed by a combining mark still splits.
-        let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
-        guard parts.count == 4, parts[0] == "providers", parts[2] == "billableTrips" else {
+        guard let (providerID, billableTripID) = TripName.parts(of: name, collection: "billableTrips") else {
             throw FleetEngineError.invalidArgument(
                 field: field,
                 "\"\(name)\" is not a billable trip name of the form providers/{provider}/billableTrips/{billable_trip}"
             )
         }
-        try self.init(providerID: String(parts[1]), billableTripID: String(parts[3]), field: field)
+        try self.init(providerID: providerID, billableTripID: billableTripID, field: field)
     }
 
     /// `providers/{provider}/billableTrips/{billable_trip}`.

@@ -35,15 +35,22 @@ public struct TripName: Hashable, Sendable, CustomStringConvertible {
             self.init(checkedProviderID: String(providerID), tripID: String(tripID))
             return
         }
-        // Split at every "/", also one that a combining mark follows (one Character, "/\u{301}").
-        let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
-        guard parts.count == 4, parts[0] == "providers", parts[2] == "trips" else {
+        guard let (providerID, tripID) = Self.parts(of: name, collection: "trips") else {
             throw FleetEngineError.invalidArgument(
                 field: field,
                 "\"\(name)\" is not a trip name of the form providers/{provider_id}/trips/{trip_id}"
             )
         }
-        try self.init(providerID: String(parts[1]), tripID: String(parts[3]), field: field)
+        try self.init(providerID: providerID, tripID: tripID, field: field)
+    }
+
+    /// The provider id and the id of `providers/{provider_id}/{collection}/{id}`, unchecked, or nil
+    /// for a name of another shape. Split at every "/", also one that a combining mark follows (one
+    /// Character, "/\u{301}").
+    static func parts(of name: String, collection: String) -> (String, String)? {
+        let parts = name.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init)
+        guard parts.count == 4, parts[0] == "providers", parts[2] == collection else { return nil }
+        return (String(parts[1]), String(parts[3]))
     }
 
     /// The parts of a valid name made only of ASCII, found in one pass over its bytes (every

@@ -155,16 +155,9 @@ struct ShellCommand: Sendable {
         #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let signalFlags = resetSignals(in: &attributes)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, Int16(signalFlags | POSIX_SPAWN_SETPGROUP))
         let words: [String] = ["/bin/sh", "-c", commandLine]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
@@ -177,6 +170,28 @@ struct ShellCommand: Sendable {
         }
         return .success(pid)
     }
+
+    /// Sets `attributes` so that the child starts with no signal blocked and with the default
+    /// action for the signals a shell script may rely on; returns the `posix_spawnattr_setflags`
+    /// flags that make those settings apply.
+    static func resetSignals(in attributes: inout SpawnAttributes) -> Int32 {
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        return POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    }
+
+    #if canImport(Darwin)
+        /// `posix_spawnattr_t` as this platform declares it.
+        typealias SpawnAttributes = posix_spawnattr_t?
+    #else
+        /// `posix_spawnattr_t` as this platform declares it.
+        typealias SpawnAttributes = posix_spawnattr_t
+    #endif
 
     /// Reads every descriptor until it reports end of file, keeping up to ``outputLimit`` bytes of each.
     private static func readToEnd(_ descriptors: [Int32]) -> [(bytes: [UInt8], overflowed: Bool)] {

@@ -1,7 +1,8 @@
 import FleetEngineEmulator
 import FleetEngineStatus
-import FleetTripsCLI
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips serve and token")
 struct EmulatorCommandTests {
@@ -25,6 +26,15 @@ struct EmulatorCommandTests {
         #expect(configuration.faults.delay == .milliseconds(40))
         #expect(configuration.faults.dropConnectionAtCall == 5)
         #expect(configuration.faults.goAwayAfter == .milliseconds(1500))
+    }
+
+    @Test(
+        "serve's listening line brackets an IPv6 address once, and shows a name as given",
+        arguments: [
+            ("127.0.0.1", "127.0.0.1:80"), ("::1", "[::1]:80"), ("[::1]", "[::1]:80"), ("localhost", "localhost:80"),
+        ])
+    func listeningLine(host: String, shown: String) {
+        #expect(ServeCommand.shownAddress(host: host, port: 80) == shown)
     }
 
     @Test("serve with --jwt-secret verifies tokens that fleettrips token mints with the same secret")

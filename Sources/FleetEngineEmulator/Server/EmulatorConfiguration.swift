@@ -1,6 +1,7 @@
 /// How an emulator listens, authenticates and behaves.
 public struct EmulatorConfiguration: Sendable {
-    /// The address to listen on; `127.0.0.1` by default.
+    /// The address to listen on: an IP address, an IPv6 address in brackets, or a name this machine
+    /// resolves (`localhost`); `127.0.0.1` by default.
     public var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (read it from ``FleetEngineEmulator/listeningPort()``).
     public var port: Int = 0

@@ -27,17 +27,20 @@ public final class FleetEngineEmulator: Sendable {
     let store: TripStore
     private let transport: HTTP2ServerTransport.Posix
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
+    private let outcome = RunOutcome()
 
     /// An emulator, not yet listening.
     ///
     /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
-    /// - Throws: ``EmulatorError`` when the data folder cannot be read or is corrupt, or is in use by
+    /// - Throws: ``EmulatorError`` when the host resolves to no address or the port is outside 0 to
+    ///   65535, when the data folder cannot be read or is corrupt, or is in use by
     ///   another emulator (in this process too: the folder is held until that emulator is deallocated), or the fault
     ///   plan has a setting no fault can come of (a ``FaultPlan/queriesPerSecond`` that is not a
     ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
     ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).
     public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
         if let problem = configuration.faults.problem { throw EmulatorError(problem) }
+        let address = try Self.listeningAddress(host: configuration.host, port: configuration.port)
         self.configuration = configuration
         if let directory = configuration.dataDirectory {
             store = try TripStore(time: time, directory: directory)
@@ -64,9 +67,7 @@ public final class FleetEngineEmulator: Sendable {
             security = .plaintext
         }
         transport = HTTP2ServerTransport.Posix(
-            address: configuration.host.contains(":")
-                ? .ipv6(host: configuration.host, port: configuration.port)
-                : .ipv4(host: configuration.host, port: configuration.port),
+            address: address,
             transportSecurity: security,
             config: transportConfig
         )
@@ -75,13 +76,35 @@ public final class FleetEngineEmulator: Sendable {
     }
 
     /// Serves calls until the task is cancelled or ``beginGracefulShutdown()`` is called.
+    ///
+    /// - Throws: the transport's error when it cannot listen (the port is taken, the address is not
+    ///   this machine's), or fails later.
     public func run() async throws {
-        try await server.serve()
+        do {
+            try await server.serve()
+            outcome.finish(nil)
+        } catch {
+            outcome.finish(error)
+            throw error
+        }
     }
 
     /// The port it listens on, once it does (waits until then).
+    ///
+    /// - Throws: ``EmulatorError`` when the emulator is not listening: it could not (saying why, from
+    ///   the error ``run()`` ended with), or it has shut down.
     public func listeningPort() async throws -> Int {
-        let address = try await transport.listeningAddress
+        let address: GRPCNIOTransportCore.SocketAddress
+        do {
+            address = try await transport.listeningAddress
+        } catch {
+            // The transport says only that it is not listening; why is the error run() ends with.
+            let place = "\(configuration.host):\(configuration.port)"
+            if let reason = await outcome.ended() {
+                throw EmulatorError("the emulator could not listen on \(place): \(reason)")
+            }
+            throw EmulatorError("the emulator is not listening on \(place): it has shut down")
+        }
         if let ipv4 = address.ipv4 { return ipv4.port }
         if let ipv6 = address.ipv6 { return ipv6.port }
         throw EmulatorError("the emulator listens on \(address), which has no port")

@@ -16,7 +16,7 @@ public struct ServeCommand: AsyncParsableCommand {
     )
 
     /// The address to listen on.
-    @Option(help: "The address to listen on.")
+    @Option(help: "The address to listen on: an IP address, or a name this machine resolves (localhost).")
     public var host = "127.0.0.1"
 
     /// The port; 0 picks a free one.
@@ -162,6 +162,12 @@ public struct ServeCommand: AsyncParsableCommand {
         return configuration
     }
 
+    /// `HOST:PORT` as the listening line shows it: an IPv6 address in brackets, once (`--host '[::1]'`
+    /// is already bracketed).
+    static func shownAddress(host: String, port: Int) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     /// Serves until SIGINT or SIGTERM.
     public func run() async throws {
         let emulator = try FleetEngineEmulator(configuration: emulatorConfiguration())
@@ -171,8 +177,7 @@ public struct ServeCommand: AsyncParsableCommand {
             group.addTask { try await emulator.run() }
             var output = StandardOutput()
             let port = try await emulator.listeningPort()
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            try output.write(Array("listening on \(shownHost):\(port)\n".utf8))
+            try output.write(Array("listening on \(Self.shownAddress(host: host, port: port))\n".utf8))
             if simulate {
                 // With a data folder, a simulated trip that was updated before a restart stopped
                 // moving and was kept: it stays as it was kept rather than failing the start.

@@ -2,7 +2,8 @@
 """GetTrip of the ~18 KB trip from our client and from grpc-swift-2, against one grpcio server.
 
     .venv/bin/python3 Benchmarks/Scripts/client-load.py [PATH-TO-ClientLoad] [--seconds S]
-        [--concurrency N ...] [--client ours|ours-executor|grpc-swift ...] [--rounds R] [--json-out FILE]
+        [--concurrency N ...] [--client ours|ours-executor|grpc-swift|grpcio|google-python ...] [--python]
+        [--rounds R] [--json-out FILE]
 
 Build ClientLoad first (from the repository root):
 
@@ -14,7 +15,9 @@ concurrency (1 and 16 by default) and each client (ours; ours with the callers' 
 own task executor, `--task-executor`; grpc-swift-2), runs ClientLoad against it, one run after the
 other, so every run sees the same server. Each ClientLoad run makes one check call, warms up for a
 second, measures for S seconds, then counts allocations for two more (see ClientLoad.swift); it
-prints one JSON line, and this script prints those lines as a Markdown table. With --rounds R the
+prints one JSON line, and this script prints those lines as a Markdown table. With --python (or
+--client grpcio / google-python) Python clients run too (python-client-load.py: bare grpcio, and
+Google's generated client), as yardsticks of what this machine makes a call cost. With --rounds R the
 whole plan runs R times in a row, so the spread between rounds shows how steady the machine was.
 
 Every subprocess has a timeout, and the server is stopped at the end however the script ends
@@ -31,6 +34,8 @@ import time
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVER = os.path.join(REPOSITORY, "Tests", "FleetEngineClientTests", "Fixtures", "grpcio_trip_server.py")
 DEFAULT_BINARY = os.path.join(REPOSITORY, "Benchmarks", ".build", "release", "ClientLoad")
+PYTHON_CLIENT = os.path.join(REPOSITORY, "Benchmarks", "Scripts", "python-client-load.py")
+PYTHON_CLIENTS = ["grpcio", "google-python"]
 TRIP = "providers/test-project/trips/trip-large"
 WARM_UP_SECONDS = 1.0
 ALLOCATION_SECONDS = 2.0
@@ -61,10 +66,14 @@ def stop_server(process):
 
 def run_client(binary, client, concurrency, seconds, port):
     # "ours-executor": our client with the callers' tasks on its own task executor (--task-executor).
+    # "grpcio", "google-python": the Python yardsticks of python-client-load.py (no allocation count).
     flags = ["--client", "ours", "--task-executor"] if client == "ours-executor" else ["--client", client]
-    command = [binary, *flags, "--concurrency", str(concurrency), "--seconds", str(seconds),
-               "--port", str(port), "--trip", TRIP, "--warm-up-seconds", str(WARM_UP_SECONDS),
-               "--allocation-seconds", str(ALLOCATION_SECONDS)]
+    common = ["--concurrency", str(concurrency), "--seconds", str(seconds), "--port", str(port), "--trip", TRIP,
+              "--warm-up-seconds", str(WARM_UP_SECONDS)]
+    if client in PYTHON_CLIENTS:
+        command = [sys.executable, PYTHON_CLIENT, *flags, *common]
+    else:
+        command = [binary, *flags, *common, "--allocation-seconds", str(ALLOCATION_SECONDS)]
     timeout = seconds + WARM_UP_SECONDS + ALLOCATION_SECONDS + RUN_SLACK_SECONDS
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     if result.returncode != 0:
@@ -89,6 +98,8 @@ def print_table(rows, show_round):
     print(rule)
     for round_number, row in rows:
         name = row["client"] + (" (callers on its task executor)" if row.get("taskExecutor") else "")
+        if row["client"] in PYTHON_CLIENTS:
+            name += " (Python)"
         cells = [name, str(row["concurrency"]), format_number(row["callsPerSecond"]),
                  f"{format_number(row['p50Micros'])} µs", f"{format_number(row['p99Micros'])} µs",
                  f"{format_number(row['cpuMicrosPerCall'])} µs", format_number(row["mallocsPerCall"])]
@@ -102,13 +113,17 @@ def main():
     parser.add_argument("binary", nargs="?", default=DEFAULT_BINARY, help="ClientLoad (release build)")
     parser.add_argument("--seconds", type=float, default=8, help="measured seconds per run")
     parser.add_argument("--concurrency", type=int, action="append", help="calls in flight (repeatable)")
-    parser.add_argument("--client", choices=["ours", "ours-executor", "grpc-swift"], action="append",
-                        help="(repeatable) ours-executor: ours with the callers on its task executor")
+    parser.add_argument("--client", choices=["ours", "ours-executor", "grpc-swift", *PYTHON_CLIENTS],
+                        action="append",
+                        help="(repeatable) ours-executor: ours with the callers on its task executor; grpcio and "
+                             "google-python: Python clients, as yardsticks (by default only with --python)")
+    parser.add_argument("--python", action="store_true",
+                        help="with the default clients, also run the Python ones (grpcio, google-python)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json-out", help="also write the JSON lines to this file")
     arguments = parser.parse_args()
     concurrencies = arguments.concurrency or [1, 16]
-    clients = arguments.client or ["ours", "ours-executor", "grpc-swift"]
+    clients = arguments.client or ["ours", "ours-executor", "grpc-swift"] + (PYTHON_CLIENTS if arguments.python else [])
     if not os.access(arguments.binary, os.X_OK):
         raise SystemExit(f"{arguments.binary} is not an executable; build it first (see --help)")
 

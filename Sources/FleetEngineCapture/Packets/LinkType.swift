@@ -13,6 +13,12 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let ethernet = LinkType(rawValue: 1)
     /// Raw IP: the packet starts with the IPv4 or IPv6 header.
     public static let raw = LinkType(rawValue: 101)
+    /// Raw IP as old writers put it in a file: the platform's DLT_RAW, 12 on most systems. Read as
+    /// ``raw``, as Wireshark reads it.
+    public static let rawDLT12 = LinkType(rawValue: 12)
+    /// Raw IP as OpenBSD's and BSD/OS's DLT_RAW, 14, in old files. Read as ``raw``, as Wireshark
+    /// reads it.
+    public static let rawDLT14 = LinkType(rawValue: 14)
     /// OpenBSD loopback: a 4-byte address family in network byte order.
     public static let loop = LinkType(rawValue: 108)
     /// Linux "cooked" capture, version 1 (16-byte header).
@@ -29,6 +35,8 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
         case .null: "NULL"
         case .ethernet: "ETHERNET"
         case .raw: "RAW"
+        case .rawDLT12: "RAW (DLT 12)"
+        case .rawDLT14: "RAW (DLT 14)"
         case .loop: "LOOP"
         case .linuxSLL: "LINUX_SLL"
         case .ipv4: "IPV4"

@@ -97,7 +97,7 @@ public enum PacketDecoder {
             // tcpdump.org LINKTYPE_LINUX_SLL2: the protocol type comes first.
             try requireLength(20, of: "Linux SLL2 header", in: raw)
             return try etherTypeNetwork(in: raw, typeOffset: 0, headerEnd: 20)
-        case .raw:
+        case .raw, .rawDLT12, .rawDLT14:
             try requireLength(1, of: "IP header", in: raw)
             switch fields.uint8(at: 0) >> 4 {
             case 4: return (0, .ipv4)

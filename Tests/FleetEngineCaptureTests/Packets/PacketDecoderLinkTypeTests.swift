@@ -23,6 +23,10 @@ struct PacketDecoderLinkTypeTests {
         Case(name: "LINUX_SLL", link: { .linuxSLL }, headerLength: 16),
         Case(name: "LINUX_SLL2", link: { .linuxSLL2 }, headerLength: 20),
         Case(name: "RAW", link: { .raw }, headerLength: 0),
+        // What old writers put in files for raw IP (DLT_RAW is 12 on most systems, 14 on OpenBSD
+        // and BSD/OS); tshark reads both as raw IP.
+        Case(name: "RAW as DLT 12", link: { .rawDLT12 }, headerLength: 0),
+        Case(name: "RAW as DLT 14", link: { .rawDLT14 }, headerLength: 0),
         Case(name: "NULL, little-endian host", link: { .null(bigEndian: false) }, headerLength: 4),
         Case(name: "NULL, big-endian host", link: { .null(bigEndian: true) }, headerLength: 4),
         Case(name: "LOOP", link: { .loop }, headerLength: 4),

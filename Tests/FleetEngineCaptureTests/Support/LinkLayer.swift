@@ -35,6 +35,8 @@ struct LinkLayer: Hashable {
     static let linuxSLL = LinkLayer(linkType: .linuxSLL)
     static let linuxSLL2 = LinkLayer(linkType: .linuxSLL2)
     static let raw = LinkLayer(linkType: .raw)
+    static let rawDLT12 = LinkLayer(linkType: .rawDLT12)
+    static let rawDLT14 = LinkLayer(linkType: .rawDLT14)
     static let ipv4 = LinkLayer(linkType: .ipv4)
     static let ipv6 = LinkLayer(linkType: .ipv6)
     static let loop = LinkLayer(linkType: .loop)
@@ -65,7 +67,7 @@ struct LinkLayer: Hashable {
             var header = CaptureFieldWriter(bigEndian: linkType == .loop || nullFamilyBigEndian)
             header.uint32(family)
             return header.bytes + ipPacket
-        case .raw, .ipv4, .ipv6:
+        case .raw, .rawDLT12, .rawDLT14, .ipv4, .ipv6:
             return ipPacket
         default:
             return wrap(ipPacket, etherType: isIPv6 ? 0x86DD : 0x0800)

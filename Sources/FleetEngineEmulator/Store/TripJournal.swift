@@ -22,7 +22,11 @@ import FleetEngineCodec
 /// start with an error rather than losing data silently. An entry whose length runs past the end
 /// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
 /// replayed state is then compacted (the last version of each trip still there, and the billing
-/// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The folder is
+/// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The same happens
+/// while the emulator runs, with the store's state, whenever the journal has grown past
+/// ``compactionFloor`` and to twice its length after the last compaction, so a long-running
+/// emulator's journal stays in proportion to what it holds (and the rewrites cost, spread over
+/// the appends, a constant each). The folder is
 /// held (``DataFolderLock``, with `trips.lock`) while its journal is open, so a second emulator on
 /// it is refused.
 ///
@@ -32,10 +36,18 @@ import FleetEngineCodec
 /// write does not come back on replay. When that cut fails too, the journal is no longer trusted
 /// and every later append is refused.
 final class TripJournal: @unchecked Sendable {
-    // @unchecked: `append` is only called under the store's lock, so the descriptor's writes and
-    // `unusable` are never touched by two threads at once, and the length an append cuts back to
-    // is still the file's own when it cuts.
-    private let descriptor: Int32
+    // @unchecked: `append` and `compact` are only called under the store's lock, so the descriptor,
+    // its writes, the lengths and `unusable` are never touched by two threads at once, and the
+    // length an append cuts back to is still the file's own when it cuts.
+    private var descriptor: Int32
+    /// The journal's length in bytes, as this journal wrote it.
+    private var length: Int
+    /// The length right after the journal was last compacted (or a compaction last failed).
+    private var compactedLength: Int
+    /// The length below which the journal is not compacted while the emulator runs.
+    let compactionFloor: Int
+    /// The default ``compactionFloor``: 4 MiB.
+    static let defaultCompactionFloor = 4 << 20
     /// Why appends are refused, once a failed append could not be cut off: the file may end in
     /// bytes that are no entry, and anything appended after them would be lost at the next start.
     private var unusable: EmulatorError?
@@ -56,37 +68,68 @@ final class TripJournal: @unchecked Sendable {
     /// - Throws: when another emulator (in this process or another) has the folder open: its
     ///   compaction would rename a new journal over the one the first still appends to, so every
     ///   write the first acknowledged after that would go to an unlinked file and be lost.
-    static func open(directory: String) throws(EmulatorError) -> (TripJournal, [Entry]) {
+    static func open(
+        directory: String, compactionFloor: Int = defaultCompactionFloor
+    ) throws(EmulatorError) -> (TripJournal, [Entry]) {
         mkdir(directory, 0o755)
         let folder = try DataFolderLock(directory: directory)
-        let (descriptor, path, entries) = try openLocked(directory: directory)
-        return (TripJournal(descriptor: descriptor, folder: folder, path: path), entries)
-    }
-
-    /// Replays and compacts the journal of a locked folder; returns the descriptor to append to.
-    private static func openLocked(directory: String) throws(EmulatorError) -> (Int32, String, [Entry]) {
         let path = directory + "/trips.journal"
         let entries = compacted(try readEntries(path: path))
-        // Compact: write what survives to a new file, then atomically replace the journal.
+        let (descriptor, length) = try replace(path: path, directory: directory, with: entries)
+        let journal = TripJournal(
+            descriptor: descriptor, length: length, folder: folder, path: path, compactionFloor: compactionFloor)
+        return (journal, entries)
+    }
+
+    /// Writes `entries` to a new file, syncs it and renames it over the journal at `path`; returns
+    /// the new journal's descriptor, open for appending, and its length. The descriptor is opened
+    /// before the rename, so once the journal is replaced nothing is left that can fail. On failure
+    /// the journal is as it was and the new file is removed.
+    private static func replace(
+        path: String, directory: String, with entries: [Entry]
+    ) throws(EmulatorError) -> (descriptor: Int32, length: Int) {
         let temporary = path + ".tmp"
-        let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
         guard out >= 0 else { throw .init("cannot create \(temporary): \(errnoText())") }
         var bytes: [UInt8] = []
         for entry in entries { encode(entry, into: &bytes) }
-        guard writeAll(out, bytes), fsync(out) == 0 else {
+        guard writeAll(out, bytes), fsync(out) == 0, rename(temporary, path) == 0 else {
+            let failure = EmulatorError("cannot replace \(path) with \(temporary): \(errnoText())")
             close(out)
-            throw .init("cannot write \(temporary): \(errnoText())")
+            unlink(temporary)
+            throw failure
         }
-        close(out)
-        guard rename(temporary, path) == 0 else { throw .init("cannot replace \(path): \(errnoText())") }
         let folder = openFile(directory, O_RDONLY, 0)
         if folder >= 0 {
             fsync(folder)
             close(folder)
         }
-        let descriptor = openFile(path, O_WRONLY | O_APPEND, 0o644)
-        guard descriptor >= 0 else { throw .init("cannot open \(path): \(errnoText())") }
-        return (descriptor, path, entries)
+        return (out, bytes.count)
+    }
+
+    /// Whether the journal is due to be compacted: longer than ``compactionFloor`` and than twice its
+    /// length after the last compaction.
+    var isDueForCompaction: Bool {
+        unusable == nil && length > max(compactionFloor, 2 * compactedLength)
+    }
+
+    /// Rewrites the journal as `entries` (the store's state now, which must replay to what the
+    /// journal does) and appends to the new one from then on.
+    ///
+    /// - Throws: when the new journal cannot be written; the journal is then as it was, still
+    ///   appended to, and the next compaction waits until it has doubled again.
+    func compact(_ entries: [Entry]) throws(EmulatorError) {
+        let directory = String(path.dropLast("/trips.journal".count))
+        do {
+            let (replacement, newLength) = try Self.replace(path: path, directory: directory, with: entries)
+            close(descriptor)
+            descriptor = replacement
+            length = newLength
+            compactedLength = newLength
+        } catch {
+            compactedLength = length
+            throw error
+        }
     }
 
     /// The entries that replay to the same state as `entries`: the last version of each trip
@@ -114,10 +157,13 @@ final class TripJournal: @unchecked Sendable {
         return puts + reports.map(Entry.billing)
     }
 
-    private init(descriptor: Int32, folder: DataFolderLock, path: String) {
+    private init(descriptor: Int32, length: Int, folder: DataFolderLock, path: String, compactionFloor: Int) {
         self.descriptor = descriptor
+        self.length = length
+        self.compactedLength = length
         self.folder = folder
         self.path = path
+        self.compactionFloor = compactionFloor
     }
 
     deinit { close(descriptor) }
@@ -138,7 +184,10 @@ final class TripJournal: @unchecked Sendable {
             throw .init("cannot write \(path): cannot read its length: \(errnoText())")
         }
         let length = status.st_size
-        if Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 { return }
+        if Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 {
+            self.length = Int(length) + bytes.count
+            return
+        }
         let reason = errnoText()
         // Left in place, a partial entry would make the next start refuse the journal once another
         // entry follows it, and a whole one whose `fsync` failed would be replayed though refused.

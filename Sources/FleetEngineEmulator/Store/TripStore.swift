@@ -40,8 +40,13 @@ final class TripStore: Sendable {
     }
 
     /// A store kept in `directory`'s journal, with what the journal already holds.
-    init(time: any TimeSource, directory: String) throws(EmulatorError) {
-        let (journal, entries) = try TripJournal.open(directory: directory)
+    ///
+    /// - Parameter compactionFloor: the journal's length below which it is not compacted while
+    ///   the store is in use (``TripJournal/compactionFloor``).
+    init(
+        time: any TimeSource, directory: String, compactionFloor: Int = TripJournal.defaultCompactionFloor
+    ) throws(EmulatorError) {
+        let (journal, entries) = try TripJournal.open(directory: directory, compactionFloor: compactionFloor)
         var initial = State()
         for entry in entries {
             switch entry {
@@ -90,6 +95,7 @@ final class TripStore: Sendable {
             record.versions.stamp(&record.trip)
             if motion == nil { try persist(.put(record.trip, updated: now)) }
             state.records[trip.name] = record
+            compactJournalIfDue(state)
             return record.trip
         }
     }
@@ -131,6 +137,7 @@ final class TripStore: Sendable {
             if trip != previous { record.updated = now }
             try persist(.put(trip, updated: record.updated))
             state.records[name.description] = record
+            compactJournalIfDue(state)
             return trip
         }
     }
@@ -146,6 +153,7 @@ final class TripStore: Sendable {
             try check(record.trip)
             try persist(.delete(name.description))
             state.records[name.description] = nil
+            compactJournalIfDue(state)
         }
     }
 
@@ -155,6 +163,7 @@ final class TripStore: Sendable {
             guard state.records[name.description] != nil else { throw EmulatorErrors.tripNotFound(name) }
             try persist(.billing(report))
             state.billingReports.append(report)
+            compactJournalIfDue(state)
         }
     }
 
@@ -203,6 +212,22 @@ final class TripStore: Sendable {
 
     private static func clearVersions(_ trip: inout Trip) {
         TripVersions().stamp(&trip)
+    }
+
+    /// Rewrites the journal as `state` when it is due (``TripJournal/isDueForCompaction``), under
+    /// the lock, after a change is in `state`: the trips that do not move (a moving trip is never in
+    /// the journal; one that was changed stopped moving) and the billing reports. A failure is not
+    /// the call's: its change is in the journal, which is left whole and appended to as before, and
+    /// the next attempt waits until the journal has doubled again.
+    private func compactJournalIfDue(_ state: borrowing State) {
+        guard let journal, journal.isDueForCompaction else { return }
+        var entries: [TripJournal.Entry] = []
+        for name in state.records.keys.sorted() {
+            guard let record = state.records[name], record.motion == nil else { continue }
+            entries.append(.put(record.trip, updated: record.updated))
+        }
+        entries += state.billingReports.map(TripJournal.Entry.billing)
+        try? journal.compact(entries)
     }
 
     /// Appends `entry` to the journal, if there is one. Every write calls it under the lock and

@@ -55,6 +55,59 @@ struct JournalCompactionTests {
         #expect(fleetEngineError { try PersistenceStoreTests.get(second, "gone") }?.code == .notFound)
     }
 
+    @Test("a journal in use is compacted whenever it has doubled past the floor, and replays to the same state")
+    func compactsWhileRunning() throws {
+        let folder = try TemporaryDataDirectory()
+        let clock = PersistenceStoreTests.clock()
+        let kept = try TripName(parsing: ServiceFixtures.name("kept"))
+        let gone = try TripName(parsing: ServiceFixtures.name("gone"))
+        var counts: [Int] = []
+        do {
+            // A floor of one byte: only the doubling decides.
+            let store = try TripStore(time: clock, directory: folder.path, compactionFloor: 1)
+            for name in [kept, gone] {
+                var trip = Trip()
+                trip.name = name.description
+                _ = try store.create(trip)
+            }
+            for passengers in 1...300 {
+                clock.advance(by: .seconds(1))
+                _ = try store.update(kept) { $0.numberOfPassengers = Int32(passengers % 7) }
+                counts.append(Self.entryCount(try folder.journalBytes()))
+            }
+            try store.delete(gone) { _ in }
+            var report = ReportBillableTripRequest()
+            report.name = ServiceFixtures.billableName("kept")
+            report.countryCode = "DE"
+            try store.reportBillable(report, name: kept)
+        }
+        // Two trips' entries at most twice over, and the one being appended: never the 300 updates.
+        #expect(counts.max() ?? 0 <= 5)
+        #expect(Self.entryCount(try folder.journalBytes()) <= 4)
+
+        let reopened = try TripStore(time: clock, directory: folder.path)
+        #expect(try reopened.get(kept).numberOfPassengers == Int32(300 % 7))
+        #expect(fleetEngineError { try reopened.get(gone) }?.code == .notFound)
+        #expect(reopened.billingReports.map(\.countryCode) == ["DE"])
+        #expect(reopened.trips(providerID: ServiceFixtures.provider) { _, _ in true }.count == 1)
+    }
+
+    @Test("a journal below the floor is not compacted while running")
+    func floorHoldsCompactionOff() throws {
+        let folder = try TemporaryDataDirectory()
+        let clock = PersistenceStoreTests.clock()
+        let store = try TripStore(time: clock, directory: folder.path)
+        let name = try TripName(parsing: ServiceFixtures.name("kept"))
+        var trip = Trip()
+        trip.name = name.description
+        _ = try store.create(trip)
+        for passengers in 1...20 {
+            clock.advance(by: .seconds(1))
+            _ = try store.update(name) { $0.numberOfPassengers = Int32(passengers) }
+        }
+        #expect(Self.entryCount(try folder.journalBytes()) == 21)
+    }
+
     @Test("a simulated trip changed before a restart is kept as it was changed when the seed runs again")
     func changedSimulatedTripIsKept() throws {
         let folder = try TemporaryDataDirectory()

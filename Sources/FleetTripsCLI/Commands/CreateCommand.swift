@@ -9,9 +9,11 @@ public struct CreateCommand: TripServiceCommand {
         commandName: "create",
         abstract: "Create a trip (CreateTrip) and print it, as the server made it, as proto3 JSON on one line.",
         discussion: """
-            Fleet Engine requires the trip's tripType and pickupPoint; e.g.
+            Fleet Engine requires the trip's tripType and pickupPoint, e.g.:
+
               fleettrips create --provider my-project --trip-id trip-1 --trip \\
-                '{"tripType":"EXCLUSIVE","pickupPoint":{"point":{"latitude":52.5,"longitude":13.4}}}'
+                '{"tripType": "EXCLUSIVE",
+                  "pickupPoint": {"point": {"latitude": 52.5, "longitude": 13.4}}}'
 
             \(TripServiceHelp.failureContract)
             """

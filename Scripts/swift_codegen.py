@@ -730,8 +730,10 @@ def write_encode(w, message, registry):
             key, value = entry.fields
             w("if !%s.isEmpty {" % field.swift, 2)
             w("let entries = arena.allocatePointers(to: %s.self, count: %s.count)" % (entry.c_type, field.swift), 3)
-            # Sorted keys make the encoding deterministic, as Google's deterministic serialization is.
-            w("for (index, key) in %s.keys.sorted().enumerated() {" % field.swift, 3)
+            # Sorted keys make the encoding deterministic, as Google's deterministic serialization is,
+            # in protobuf's order (by UTF-8 bytes), not Swift's (see StringMapKeys.protobufOrder).
+            order = "StringMapKeys.protobufOrder(%s.keys)" if key.type == F.TYPE_STRING else "%s.keys.sorted()"
+            w("for (index, key) in %s.enumerated() {" % (order % field.swift), 3)
             w("let entry = arena.allocate(%s.self)" % entry.c_type, 4)
             w("%s__init(entry)" % entry.c_lower, 4)
             w("entry.pointee.has_key = 1", 4)

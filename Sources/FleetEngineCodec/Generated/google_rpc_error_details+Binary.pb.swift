@@ -112,7 +112,7 @@ extension ErrorInfo: CBackedMessage {
         }
         if !metadata.isEmpty {
             let entries = arena.allocatePointers(to: Google__Rpc__ErrorInfo__MetadataEntry.self, count: metadata.count)
-            for (index, key) in metadata.keys.sorted().enumerated() {
+            for (index, key) in StringMapKeys.protobufOrder(metadata.keys).enumerated() {
                 let entry = arena.allocate(Google__Rpc__ErrorInfo__MetadataEntry.self)
                 google__rpc__error_info__metadata_entry__init(entry)
                 entry.pointee.has_key = 1
@@ -531,7 +531,7 @@ extension QuotaFailure.Violation: CBackedMessage {
         if !quotaDimensions.isEmpty {
             let entries = arena.allocatePointers(
                 to: Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry.self, count: quotaDimensions.count)
-            for (index, key) in quotaDimensions.keys.sorted().enumerated() {
+            for (index, key) in StringMapKeys.protobufOrder(quotaDimensions.keys).enumerated() {
                 let entry = arena.allocate(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry.self)
                 google__rpc__quota_failure__violation__quota_dimensions_entry__init(entry)
                 entry.pointee.has_key = 1

@@ -15,6 +15,13 @@ enum StringMapKeys {
         return existing.unicodeScalars.elementsEqual(key.unicodeScalars) ? nil : existing
     }
 
+    /// The keys in protobuf's order, the order Google's deterministic serialization writes map
+    /// entries in: by their UTF-8 bytes, which is code point order. Swift's `<` on `String` compares
+    /// canonical forms instead, so it puts `"f"` before `"e\u{301}"` (NFC `"\u{E9}"`).
+    static func protobufOrder(_ keys: some Collection<String>) -> [String] {
+        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// The error's text for two keys of the map field `field` that Swift would merge.
     static func conflict(field: String, existing: String, key: String) -> String {
         "map field \(field) names the keys \(described(existing)) and \(described(key)), which are canonically"

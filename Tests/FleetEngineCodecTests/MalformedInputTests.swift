@@ -33,6 +33,11 @@ struct MalformedInputTests {
         Case(
             hex: "4a00 4a03 0f0000", code: .invalidWireType, offset: 4, field: 1,
             path: "maps.fleetengine.v1.Trip.route[1]"),
+        // A route field sent as a varint is kept as an unknown field, not a route element: the faulty
+        // point is the route's second element, route[1].
+        Case(
+            hex: "4a00 4801 4a03 0f0000", code: .invalidWireType, offset: 6, field: 1,
+            path: "maps.fleetengine.v1.Trip.route[1]"),
         Case(
             hex: "2a04 0a02 0f00", code: .invalidWireType, offset: 4, field: 1,
             path: "maps.fleetengine.v1.Trip.pickup_point.point"),

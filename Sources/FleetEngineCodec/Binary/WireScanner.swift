@@ -76,10 +76,6 @@ struct WireScanner {
                     wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
-            let index = occurrences[number, default: 0]
-            occurrences[number] = index + 1
-            if index > 0, !field.isRepeated, case .message = field.kind { needsRewrite = true }
-            let fieldPath = path + "." + field.name + (field.isRepeated ? "[\(index)]" : "")
             let packed = field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited
             guard wireType == field.kind.wireType || packed else {
                 // Google's parsers keep such a field as unknown; protobuf-c refuses it.
@@ -88,6 +84,12 @@ struct WireScanner {
                     wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
+            // Counted after the wire type check: a field kept as unknown is no element of the list,
+            // so a path's index is the element's index in the decoded value.
+            let index = occurrences[number, default: 0]
+            occurrences[number] = index + 1
+            if index > 0, !field.isRepeated, case .message = field.kind { needsRewrite = true }
+            let fieldPath = path + "." + field.name + (field.isRepeated ? "[\(index)]" : "")
             guard wireType == .lengthDelimited else {
                 try skipValue(
                     wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)

@@ -74,6 +74,9 @@ public enum EncodedPolyline {
             guard let following = iterator.next() else { return .some(nil) }
             character = following
         }
+        // Seven chunks carry 35 bits; the format's numbers are 32-bit (Google's decoders add them up
+        // in 32-bit integers), so bits above those are refused rather than read as huge degrees.
+        guard result <= UInt64(UInt32.max) else { return .some(nil) }
         let magnitude = Int64(result >> 1)
         return .some(result & 1 == 1 ? ~magnitude : magnitude)
     }

@@ -56,6 +56,22 @@ struct S2PolylineTests {
         }
     }
 
+    @Test("a vector far from unit length decodes to its direction, even where its squares overflow or vanish")
+    func decodesExtremeVectorLengths() throws {
+        // (1e200, 0, 1e200) and (0, -1e-200, 1e-200): 45 degrees north, at longitudes 0 and -90. Squaring
+        // the components gives infinity and zero, which put the points on the equator and the pole.
+        let text = "AQIAAABaYtfXGOd0aQAAAAAAAAAAWmLX1xjndGkAAAAAAAAAAKz3ThWSfmiWrPdOFZJ-aBY="
+        let vertices = try #require(S2Polyline(encoded: text)).vertices
+        #expect(vertices.count == 2)
+        for (vertex, longitude) in zip(vertices, [0.0, -90.0]) {
+            #expect(abs(vertex.latitude - 45) < 1e-12)
+            #expect(abs(vertex.longitude - longitude) < 1e-12)
+        }
+        let huge = LatLng(directionX: 1e300, y: 1e300, z: 0)
+        #expect(abs(huge.latitude) < 1e-12)
+        #expect(abs(huge.longitude - 45) < 1e-12)
+    }
+
     @Test(
         "malformed text is refused",
         arguments: [

@@ -37,8 +37,14 @@ extension LatLng {
 
     /// The point in the direction of a vector, which need not be of unit length.
     public init(directionX x: Double, y: Double, z: Double) {
+        // The squares overflow to infinity for components above about 1e154 and lose their digits
+        // below about 1e-154, which would put such a vector's point on the equator or at a pole
+        // whatever its direction; hypot scales instead. Other vectors keep the plain formula, so
+        // their points stay what they were to the last bit.
+        let squares = x * x + y * y
+        let horizontal = squares.isNormal || (x == 0 && y == 0) ? squares.squareRoot() : hypot(x, y)
         self.init(
-            latitude: atan2(z, (x * x + y * y).squareRoot()) * 180 / Double.pi,
+            latitude: atan2(z, horizontal) * 180 / Double.pi,
             longitude: atan2(y, x) * 180 / Double.pi)
     }
 }

@@ -48,7 +48,12 @@ public enum EncodedPolyline {
     private static func units(_ degrees: Double) -> Int64 {
         // Out-of-range input is the caller's mistake, but must not trap on conversion.
         guard degrees.isFinite else { return 0 }
-        return Int64((max(-1_000, min(1_000, degrees)) * precision).rounded())
+        let scaled = max(-1_000, min(1_000, degrees)) * precision
+        // Google's encoders round with Math.round (Java, JavaScript), which takes a tie up, towards
+        // +infinity: -122.084805 is -12208480 units, where rounding away from zero gives -12208481.
+        // Below 2^52 both the floor and the difference are exact.
+        let below = scaled.rounded(.down)
+        return Int64(scaled - below >= 0.5 ? below + 1 : below)
     }
 
     private static func append(_ value: Int64, to output: inout [UInt8]) {

@@ -28,7 +28,11 @@ extension TripModel {
             for waiter in waiters { waiter.resume() }
             return
         }
-        var backoff: Duration?
+        // The next refresh is counted from when this one began, or, after a failure, from when the
+        // failure arrived: a failure that took the client's retries to come (seconds, longer than
+        // the interval maybe) must not make the next refresh due at once.
+        var from = started
+        var failure: FailureWait?
         let delivery: Delivery?
         switch outcome {
         case .success(let response):
@@ -36,24 +40,25 @@ extension TripModel {
             delivery = record(trip, comparedWith: held, heldParts, view: options.view, generation: generation)
         case .failure(let error):
             logger.debug("refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
-            (delivery, backoff) = state.withLock { state -> (Delivery?, Duration?) in
+            from = .now
+            (delivery, failure) = state.withLock { state -> (Delivery?, FailureWait?) in
                 guard state.isCurrent(generation) else { return (nil, nil) }
-                var backoff: Duration?
+                var failure = FailureWait(backoff: nil)
                 if error.family == .serverOrNetwork {
                     state.serverFailures += 1
-                    backoff = Self.backoff(
+                    failure.backoff = Self.backoff(
                         afterFailures: state.serverFailures, first: state.options.serverFailureRetryDelay,
-                        limit: state.options.autoRefreshTimeInterval)
+                        limit: max(state.options.autoRefreshTimeInterval, Self.maximumBackoff))
                 } else {
                     state.serverFailures = 0
                 }
-                return (Delivery(events: [.updateFailed(error)], state: state), backoff)
+                return (Delivery(events: [.updateFailed(error)], state: state), failure)
             }
         }
         delivery?.perform(from: self)
         for waiter in waiters { waiter.resume() }
         guard let delivery, !delivery.ended else { return }
-        scheduleNext(generation: generation, started: started, backoff: backoff)
+        scheduleNext(generation: generation, from: from, after: failure)
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following
@@ -86,22 +91,23 @@ extension TripModel {
         }
     }
 
-    /// Starts the next refresh of `generation` when it is due: `backoff` (at most the interval)
-    /// after a server or network failure, the interval otherwise, both counted from `started`; at
-    /// once when someone waits in ``refresh()``. Until then its place is in ``RefreshTimers``.
-    func scheduleNext(generation: UInt64, started: ContinuousClock.Instant, backoff: Duration?) {
+    /// Starts the next refresh of `generation` when it is due, `from` the start of the refresh
+    /// before (the interval), or from when its failure arrived (``waitBeforeNextRefresh(interval:after:)``);
+    /// at once when someone waits in ``refresh()``. Until then its place is in ``RefreshTimers``.
+    func scheduleNext(generation: UInt64, from: ContinuousClock.Instant, after failure: FailureWait?) {
         let startsNow = state.withLock { state -> Bool in
             guard state.isCurrent(generation) else { return false }
             guard state.refreshWaiters.isEmpty else { return true }
-            let interval = state.options.autoRefreshTimeInterval
-            let remaining = started + (backoff.map { min($0, interval) } ?? interval) - .now
+            let wait = Self.waitBeforeNextRefresh(interval: state.options.autoRefreshTimeInterval, after: failure)
+            // The elapsed time is taken from the wait rather than the wait added to `from`: a wait
+            // of centuries added to an instant overflows.
+            let remaining = wait - (.now - from)
             guard !RefreshTimers.isDue(in: remaining) else { return true }
             // Set under the lock, so that whoever takes the timer out of the state finds it in the
             // service's timers to take out there too.
             _ = state.takeTimer()
             state.timer = PendingRefresh(
-                timer: timers.schedule(self, in: remaining), generation: generation, started: started,
-                backoff: backoff)
+                timer: timers.schedule(self, in: remaining), generation: generation, from: from, failure: failure)
             return false
         }
         if startsNow { starter(self, generation) }
@@ -114,7 +120,7 @@ extension TripModel {
             return state.takeTimer()
         }
         guard let pending else { return }
-        scheduleNext(generation: pending.generation, started: pending.started, backoff: pending.backoff)
+        scheduleNext(generation: pending.generation, from: pending.from, after: pending.failure)
     }
 
     /// Ends following because the trip service stopped.
@@ -152,6 +158,24 @@ extension TripModel {
                 return true
             }
         }
+    }
+
+    /// The longest wait after server or network failures in a row, unless the interval is longer.
+    static let maximumBackoff: Duration = .seconds(60)
+    /// The shortest wait after any failure, so that a zero interval (or a zero
+    /// ``TripModelOptions/serverFailureRetryDelay``) does not retry a failing call in a loop.
+    static let minimumFailureWait: Duration = .milliseconds(100)
+
+    /// The wait before the next refresh: the interval after a success; after a server or network
+    /// failure its backoff, which may be shorter than the interval (to recover sooner) or longer
+    /// (failures in a row), up to ``maximumBackoff`` or the interval when that is longer; after a
+    /// client failure the interval (SPEC.md section 2: refreshing goes on, the app must act). After
+    /// any failure at least ``minimumFailureWait``.
+    static func waitBeforeNextRefresh(interval: Duration, after failure: FailureWait?) -> Duration {
+        guard let failure else { return interval }
+        var wait = interval
+        if let backoff = failure.backoff { wait = min(backoff, max(interval, maximumBackoff)) }
+        return max(wait, minimumFailureWait)
     }
 
     /// The wait before the next refresh after `failures` server or network failures in a row:

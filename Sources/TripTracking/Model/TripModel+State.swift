@@ -94,9 +94,16 @@ extension TripModel {
     struct PendingRefresh {
         var timer: RefreshTimers.Timer
         var generation: UInt64
-        /// When the last refresh began, and the backoff after a server failure, from which the time
-        /// of the next is worked out again when the interval changes.
-        var started: ContinuousClock.Instant
+        /// Whence the wait is counted (when the last refresh began, or when its failure arrived)
+        /// and the failure, from which the time of the next is worked out again when the interval
+        /// changes.
+        var from: ContinuousClock.Instant
+        var failure: FailureWait?
+    }
+
+    /// What a failed refresh adds to the wait before the next.
+    struct FailureWait: Sendable {
+        /// The backoff after server or network failures in a row; nil after a client failure.
         var backoff: Duration?
     }
 

@@ -15,10 +15,13 @@ import Synchronization
 ///
 /// Failures: each failed refresh fires "update failed" with the typed error. After a server or
 /// network failure (``ErrorFamily/serverOrNetwork``, already retried by the client within its
-/// deadline) the next refresh comes sooner, with backoff from half a second up to the refresh
-/// interval, so following recovers by itself; after a client failure (a bad name, a trip that does
-/// not exist, a refused token) refreshes go on at the normal interval, so following recovers when
-/// the cause is fixed. A refused token makes the client ask the token provider for a new one.
+/// deadline) the next refresh is due after a backoff counted from when the failure arrived: half a
+/// second at first, doubling with each such failure in a row (so past the refresh interval in a
+/// long outage) up to a minute, or the interval when that is longer, and back to the interval after
+/// a success; so following recovers by itself without pressing a server that is down. After a
+/// client failure (a bad name, a trip that does not exist, a refused token) refreshes go on at the
+/// normal interval, counted from the failure, so following recovers when the cause is fixed. After
+/// any failure the next refresh waits at least 100 ms, whatever the interval. A refused token makes the client ask the token provider for a new one.
 ///
 /// Following ends for good after a `COMPLETE` or `CANCELED` trip was delivered: ``state`` becomes
 /// ``TripModelState/ended(_:)`` and every ``updates`` sequence finishes.
@@ -68,7 +71,7 @@ public final class TripModel: Sendable {
             }
             // Work the waiting refresh's time out again with the new interval.
             if let pending {
-                scheduleNext(generation: pending.generation, started: pending.started, backoff: pending.backoff)
+                scheduleNext(generation: pending.generation, from: pending.from, after: pending.failure)
             }
         }
     }

@@ -82,19 +82,19 @@ struct FailureBackoffTests {
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(5), after: nil) == .seconds(5))
         #expect(TripModel.waitBeforeNextRefresh(interval: .zero, after: nil) == .zero)
         // A client failure keeps the interval, but never retries at once.
-        let client = TripModel.FailureWait(backoff: nil)
+        let client = TripModel.FailureWait(backoff: nil, serverDelay: nil)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(5), after: client) == .seconds(5))
         #expect(TripModel.waitBeforeNextRefresh(interval: .zero, after: client) == floor)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(-1), after: client) == floor)
         // A server failure's backoff: shorter or longer than the interval, up to the ceiling.
-        let short = TripModel.FailureWait(backoff: .seconds(1))
+        let short = TripModel.FailureWait(backoff: .seconds(1), serverDelay: nil)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(5), after: short) == .seconds(1))
-        let long = TripModel.FailureWait(backoff: .seconds(40))
+        let long = TripModel.FailureWait(backoff: .seconds(40), serverDelay: nil)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(5), after: long) == .seconds(40))
-        let huge = TripModel.FailureWait(backoff: .seconds(1000))
+        let huge = TripModel.FailureWait(backoff: .seconds(1000), serverDelay: nil)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(5), after: huge) == TripModel.maximumBackoff)
         #expect(TripModel.waitBeforeNextRefresh(interval: .seconds(3600), after: huge) == .seconds(1000))
-        let none = TripModel.FailureWait(backoff: .zero)
+        let none = TripModel.FailureWait(backoff: .zero, serverDelay: nil)
         #expect(TripModel.waitBeforeNextRefresh(interval: .zero, after: none) == floor)
     }
 }

@@ -43,7 +43,7 @@ extension TripModel {
             from = .now
             (delivery, failure) = state.withLock { state -> (Delivery?, FailureWait?) in
                 guard state.isCurrent(generation) else { return (nil, nil) }
-                var failure = FailureWait(backoff: nil)
+                var failure = FailureWait(backoff: nil, serverDelay: error.retryDelay)
                 if error.family == .serverOrNetwork {
                     state.serverFailures += 1
                     failure.backoff = Self.backoff(
@@ -170,11 +170,15 @@ extension TripModel {
     /// failure its backoff, which may be shorter than the interval (to recover sooner) or longer
     /// (failures in a row), up to ``maximumBackoff`` or the interval when that is longer; after a
     /// client failure the interval (SPEC.md section 2: refreshing goes on, the app must act). After
-    /// any failure at least ``minimumFailureWait``.
+    /// any failure at least the delay the server asked for (``FleetEngineError/retryDelay``), and at
+    /// least ``minimumFailureWait``.
     static func waitBeforeNextRefresh(interval: Duration, after failure: FailureWait?) -> Duration {
         guard let failure else { return interval }
         var wait = interval
         if let backoff = failure.backoff { wait = min(backoff, max(interval, maximumBackoff)) }
+        // The server's word on when to come back (a RetryInfo, as with RESOURCE_EXHAUSTED) is a
+        // floor: asking sooner only earns another refusal.
+        if let serverDelay = failure.serverDelay { wait = max(wait, serverDelay) }
         return max(wait, minimumFailureWait)
     }
 

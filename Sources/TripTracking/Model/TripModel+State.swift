@@ -105,6 +105,8 @@ extension TripModel {
     struct FailureWait: Sendable {
         /// The backoff after server or network failures in a row; nil after a client failure.
         var backoff: Duration?
+        /// The wait the server asked for (a RetryInfo), if it did.
+        var serverDelay: Duration?
     }
 
     /// Whom to resume once the lock is released.

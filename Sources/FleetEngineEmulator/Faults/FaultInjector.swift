@@ -12,6 +12,9 @@ final class FaultInjector: Sendable {
         self.limiter = plan.queriesPerSecond.map { RateLimiter(queriesPerSecond: $0) }
     }
 
+    /// How many calls have arrived, of every method.
+    var callCount: Int { calls.load(ordering: .relaxed) }
+
     /// Counts the call, and fails it when it is one of every ``FaultPlan/failEvery``.
     func injectFailure() throws(FleetEngineError) {
         let number = calls.add(1, ordering: .relaxed).newValue

@@ -28,6 +28,7 @@ public final class FleetEngineEmulator: Sendable {
     private let transport: HTTP2ServerTransport.Posix
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let outcome = RunOutcome()
+    private let faults: FaultInjector
 
     /// An emulator, not yet listening.
     ///
@@ -71,7 +72,9 @@ public final class FleetEngineEmulator: Sendable {
             transportSecurity: security,
             config: transportConfig
         )
-        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: FaultInjector(plan: faults))
+        let injector = FaultInjector(plan: faults)
+        self.faults = injector
+        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: injector)
         server = GRPCServer(transport: transport, services: [rpc])
     }
 
@@ -113,6 +116,12 @@ public final class FleetEngineEmulator: Sendable {
     /// Stops accepting calls, lets the calls in flight finish, then makes ``run()`` return.
     public func beginGracefulShutdown() {
         server.beginGracefulShutdown()
+    }
+
+    /// How many calls have arrived, of every method, counted as they arrive (before faults,
+    /// authorization or rate limits refuse any): to see how often a client asked.
+    public var callCount: Int {
+        faults.callCount
     }
 
     /// The billing reports ReportBillableTrip received, in order.

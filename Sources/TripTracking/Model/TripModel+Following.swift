@@ -17,14 +17,13 @@ extension TripModel {
         // Versions held under another view do not vouch for what this view shows: fetch it whole.
         let base = heldView == options.view ? held : nil
         let request = IncrementalTripFetch.request(name: name, holding: base, view: options.view)
-        let outcome: Result<Trip, FleetEngineError>
-        do throws(FleetEngineError) {
-            if let providerMismatch { throw providerMismatch }
-            outcome = .success(try await client.getTrip(request))
-        } catch {
-            outcome = .failure(error)
+        let fetched: Result<Trip, FleetEngineError>?
+        if let providerMismatch {
+            fetched = .failure(providerMismatch)
+        } else {
+            fetched = await fetch(request, generation: generation)
         }
-        if Task.isCancelled {
+        guard let outcome = fetched, !Task.isCancelled else {
             for waiter in waiters { waiter.resume() }
             return
         }
@@ -59,6 +58,55 @@ extension TripModel {
         for waiter in waiters { waiter.resume() }
         guard let delivery, !delivery.ended else { return }
         scheduleNext(generation: generation, from: from, after: failure)
+    }
+
+    /// Asks for the trip, or gives up when following `generation` ends (the last listener left,
+    /// the service stopped) before the answer: the call, with the client's retries still to come,
+    /// is cancelled then (SPEC.md section 1: fetching stops when nobody listens), and this returns
+    /// nil.
+    private func fetch(_ request: GetTripRequest, generation: UInt64) async -> Result<Trip, FleetEngineError>? {
+        await withTaskGroup(of: Result<Trip, FleetEngineError>?.self) { group in
+            group.addTask {
+                do throws(FleetEngineError) {
+                    return .success(try await self.client.getTrip(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                await self.untilFollowingEnds(generation)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Returns once following `generation` has ended, or the task is cancelled.
+    private func untilFollowingEnds(_ generation: UInt64) async {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    // The cancellation flag is set before the handler runs, so a handler that ran
+                    // before the waiter was added is seen here, under the same lock.
+                    guard state.isCurrent(generation), !Task.isCancelled else { return true }
+                    state.endWaiters.append((id, continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.endWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.endWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following

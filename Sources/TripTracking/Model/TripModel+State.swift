@@ -25,6 +25,8 @@ extension TripModel {
         var serverFailures = 0
         var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
+        /// The refresh in flight waiting to hear that its following ended, to cancel its call.
+        var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         /// What an iterator made after following stopped ends with, when not that the service
         /// stopped.
         var stopError: FleetEngineError?
@@ -56,7 +58,7 @@ extension TripModel {
             phase = .idle
             generation &+= 1
             _ = takeTimer()
-            return Wakeup(waiters: takeWaiters())
+            return Wakeup(waiters: takeWaiters() + takeEndWaiters())
         }
 
         /// Ends following for good (`phase` is ``TripModelState/ended(_:)`` or
@@ -67,7 +69,7 @@ extension TripModel {
             let continuations = streams.map(\.continuation)
             streams = []
             _ = takeTimer()
-            return (Wakeup(waiters: takeWaiters()), continuations)
+            return (Wakeup(waiters: takeWaiters() + takeEndWaiters()), continuations)
         }
 
         /// Takes the waiting refresh out, its timer out of the service's timers too.
@@ -80,6 +82,11 @@ extension TripModel {
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer { refreshWaiters = [] }
             return refreshWaiters.map(\.continuation)
+        }
+
+        mutating func takeEndWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { endWaiters = [] }
+            return endWaiters.map(\.continuation)
         }
 
         /// Whether a refresh loop of `generation` should still run.

@@ -1,0 +1,36 @@
+import FleetEngineClient
+import FleetEngineEmulator
+import Testing
+import TripTracking
+
+@Suite("The last listener leaving cancels the call in flight")
+struct LastListenerCancelsCallTests {
+    @Test("unregistering mid-call stops the client's retries: no attempt goes out after the last subscriber left")
+    func unregisterCancelsRetries() async throws {
+        var faults = FaultPlan()
+        faults.failEvery = 1
+        faults.failCode = .unavailable
+        // Three attempts, 2 s apart: the first is answered at once, the others would follow.
+        let retries = RetryPolicy(
+            maxAttempts: 3, backoff: Backoff(initial: .seconds(2), multiplier: 1, maximum: .seconds(2), jitter: 0),
+            retryableCodes: [.unavailable])
+        try await withTracking(count: 1, faults: faults, retryPolicy: retries) { harness in
+            // A service of the test's own, whose run() returns only once its refreshes have ended.
+            let service = TripService(client: harness.client, providerID: TrackingHarness.provider)
+            let model = service.tripModel(for: harness.names[0])
+            let recorder = EventRecorder()
+            await withDiscardingTaskGroup { group in
+                group.addTask { await service.run() }
+                model.register(recorder)
+                for _ in 0..<1000 where harness.emulator.callCount == 0 {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                model.unregister(recorder)
+                service.beginGracefulShutdown()
+            }
+            // The first attempt only; the refresh ended without telling anyone.
+            #expect(harness.emulator.callCount == 1)
+            #expect(recorder.events.isEmpty)
+        }
+    }
+}

@@ -72,14 +72,7 @@ struct SubscriberLifecycleTests {
         try await withTracking(count: 1) { harness in
             // Ended: a trip that is COMPLETE at the first refresh.
             let name = "providers/\(TrackingHarness.provider)/trips/done"
-            try harness.emulator.addMovingTrip(
-                named: name,
-                motion: ScriptedMotion { _ in
-                    var trip = Trip()
-                    trip.tripType = .exclusive
-                    trip.tripStatus = .complete
-                    return trip
-                })
+            try harness.addCompletedTrip(named: name)
             let ended = harness.service.tripModel(for: name)
             let first = CallbackNameRecorder()
             ended.register(first)

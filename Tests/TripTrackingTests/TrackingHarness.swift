@@ -31,6 +31,18 @@ struct TrackingHarness: Sendable {
         request.name = name
         return try emulator.service.getTrip(request)
     }
+
+    /// Adds a trip that is COMPLETE at its first fetch, so that following it ends at once.
+    func addCompletedTrip(named name: String) throws {
+        try emulator.addMovingTrip(
+            named: name,
+            motion: ScriptedMotion { _ in
+                var trip = Trip()
+                trip.tripType = .exclusive
+                trip.tripStatus = .complete
+                return trip
+            })
+    }
 }
 
 /// Runs `body` with `count` seeded simulated trips.

@@ -47,6 +47,7 @@ extension TripModel {
                 where model.stillWants(ObjectIdentifier(subscriber), generation: generation) {
                     subscriber.tripModel(model, didEndFollowingWith: endState)
                 }
+                model.releaseSubscribers()
             }
             wakeup.perform()
         }
@@ -59,6 +60,22 @@ extension TripModel {
         state.withLock { state in
             state.generation == generation && state.subscribers.contains { $0.key == key }
         }
+    }
+
+    /// Lets go of the subscribers once following has ended or stopped and they have been told:
+    /// none is called again, and a subscriber that holds its model (the usual way) would otherwise
+    /// keep both alive for as long as the service keeps the model.
+    func releaseSubscribers() {
+        let released = state.withLock { state -> [(key: ObjectIdentifier, subscriber: any TripModelSubscriber)] in
+            switch state.phase {
+            case .idle, .following: return []
+            case .ended, .stopped:
+                defer { state.subscribers = [] }
+                return state.subscribers
+            }
+        }
+        // Dropped here, outside the lock: a subscriber's deinit may call the model.
+        _ = released
     }
 
     static func consumerBehindError(_ name: String) -> FleetEngineError {

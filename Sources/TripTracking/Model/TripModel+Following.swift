@@ -185,6 +185,7 @@ extension TripModel {
         let error = Self.serviceStoppedError(name)
         for continuation in continuations { continuation.finish(throwing: error) }
         for subscriber in subscribers { subscriber.tripModel(self, didEndFollowingWith: .stopped) }
+        releaseSubscribers()
         wakeup.perform()
     }
 

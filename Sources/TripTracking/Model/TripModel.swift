@@ -95,7 +95,9 @@ public final class TripModel: Sendable {
     /// Registering a subscriber twice has no further effect. On a model whose following has ended
     /// or stopped the subscriber is not kept: it is told so at once
     /// (``TripModelSubscriber/tripModel(_:didEndFollowingWith:)``), as an ``updates`` iterator
-    /// made then finishes at once.
+    /// made then finishes at once. Once following has ended or stopped and the subscribers have
+    /// been told, the model lets go of them, so a subscriber that holds its model does not keep
+    /// the two alive.
     public func register(_ subscriber: any TripModelSubscriber) {
         let (start, over) = state.withLock { state -> (UInt64?, TripModelState?) in
             let key = ObjectIdentifier(subscriber)

@@ -8,11 +8,14 @@ extension TripModel {
     /// a followed trip costs a timer, not a suspended task).
     func follow(generation: UInt64) async {
         guard
-            let (held, heldParts, options, waiters, heldView) = state.withLock({ state in
-                state.isCurrent(generation)
-                    ? (state.trip, state.parts, state.options, state.takeWaiters(), state.heldView) : nil
+            let (held, heldParts, options, waiters, heldView) = state.withLock({
+                state -> (Trip?, TripParts, TripModelOptions, [CheckedContinuation<Void, Never>], TripView?)? in
+                guard state.isCurrent(generation) else { return nil }
+                state.refreshesRunning += 1
+                return (state.trip, state.parts, state.options, state.takeWaiters(), state.heldView)
             })
         else { return }
+        defer { refreshEnded() }
         let started = ContinuousClock.now
         // Versions held under another view do not vouch for what this view shows: fetch it whole.
         let base = heldView == options.view ? held : nil
@@ -171,22 +174,49 @@ extension TripModel {
         scheduleNext(generation: pending.generation, from: pending.from, after: pending.failure)
     }
 
-    /// Ends following because the trip service stopped.
+    /// Ends following because the trip service stopped. The subscribers are told here, or, while
+    /// a refresh is delivering (on the refresh executor, maybe inside a callback now), by that
+    /// refresh once it ends: a subscriber's callbacks come one at a time, the end notice last.
     func stop() {
-        let (wakeup, continuations, subscribers) = state.withLock {
-            state -> (Wakeup, [TripUpdates.Continuation], [any TripModelSubscriber]) in
+        let (wakeup, continuations, tellNow) = state.withLock {
+            state -> (Wakeup, [TripUpdates.Continuation], Bool) in
             switch state.phase {
-            case .ended, .stopped: return (Wakeup(), [], [])
+            case .ended, .stopped: return (Wakeup(), [], false)
             case .idle, .following:
                 let (wakeup, continuations) = state.finish(as: .stopped)
-                return (wakeup, continuations, state.subscribers.map(\.subscriber))
+                guard state.refreshesRunning == 0 else {
+                    state.pendingEnd = .stopped
+                    return (wakeup, continuations, false)
+                }
+                return (wakeup, continuations, true)
             }
         }
         let error = Self.serviceStoppedError(name)
         for continuation in continuations { continuation.finish(throwing: error) }
-        for subscriber in subscribers { subscriber.tripModel(self, didEndFollowingWith: .stopped) }
-        releaseSubscribers()
+        if tellNow { tellSubscribers(endedWith: .stopped) }
         wakeup.perform()
+    }
+
+    /// A refresh ended: the last one running tells the subscribers that following stopped, when
+    /// ``stop()`` left that to it.
+    private func refreshEnded() {
+        let pendingEnd = state.withLock { state -> TripModelState? in
+            state.refreshesRunning -= 1
+            guard state.refreshesRunning == 0 else { return nil }
+            defer { state.pendingEnd = nil }
+            return state.pendingEnd
+        }
+        if let pendingEnd { tellSubscribers(endedWith: pendingEnd) }
+    }
+
+    /// Tells each subscriber still registered that following ended, then lets them all go.
+    private func tellSubscribers(endedWith final: TripModelState) {
+        let subscribers = state.withLock { $0.subscribers }
+        for (key, subscriber) in subscribers
+        where state.withLock({ state in state.subscribers.contains { $0.key == key } }) {
+            subscriber.tripModel(self, didEndFollowingWith: final)
+        }
+        releaseSubscribers()
     }
 
     /// Stops the model for good unless someone follows it, for ``TripService/forgetTripModel(for:)``;

@@ -27,6 +27,11 @@ extension TripModel {
         var nextWaiterID: UInt64 = 0
         /// The refresh in flight waiting to hear that its following ended, to cancel its call.
         var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The refreshes under way (one, or one of an earlier following still finishing too).
+        var refreshesRunning = 0
+        /// How following ended, for the last refresh under way to tell the subscribers after its
+        /// own callbacks, when following stopped while it ran.
+        var pendingEnd: TripModelState?
         /// What an iterator made after following stopped ends with, when not that the service
         /// stopped.
         var stopError: FleetEngineError?

@@ -9,10 +9,10 @@ extension TripModel {
     func follow(generation: UInt64) async {
         guard
             let (held, heldParts, options, waiters, heldView) = state.withLock({
-                state -> (Trip?, TripParts, TripModelOptions, [CheckedContinuation<Void, Never>], TripView?)? in
+                state -> (Trip?, TripParts, TripModelOptions, [UInt64], TripView?)? in
                 guard state.isCurrent(generation) else { return nil }
                 state.refreshesRunning += 1
-                return (state.trip, state.parts, state.options, state.takeWaiters(), state.heldView)
+                return (state.trip, state.parts, state.options, state.serveWaiters(), state.heldView)
             })
         else { return }
         defer { refreshEnded() }
@@ -27,7 +27,7 @@ extension TripModel {
             fetched = await fetch(request, generation: generation)
         }
         guard let outcome = fetched, !Task.isCancelled else {
-            for waiter in waiters { waiter.resume() }
+            resumeWaiters(waiters)
             return
         }
         // The next refresh is counted from when this one began, or, after a failure, from when the
@@ -58,9 +58,17 @@ extension TripModel {
             }
         }
         delivery?.perform(from: self)
-        for waiter in waiters { waiter.resume() }
+        resumeWaiters(waiters)
         guard let delivery, !delivery.ended else { return }
         scheduleNext(generation: generation, from: from, after: failure)
+    }
+
+    /// Resumes the ``refresh()`` callers this refresh served, but those that left when cancelled.
+    private func resumeWaiters(_ ids: [UInt64]) {
+        let waiters = state.withLock { state in
+            ids.compactMap { state.removeWaiter($0) }
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Asks for the trip, or gives up when following `generation` ends (the last listener left,

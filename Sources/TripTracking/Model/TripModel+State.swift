@@ -24,6 +24,8 @@ extension TripModel {
         /// Server or network failures in a row, for the backoff.
         var serverFailures = 0
         var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The ``refresh()`` callers whom a refresh under way serves: it resumes them when it ends.
+        var servedWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID: UInt64 = 0
         /// The refresh in flight waiting to hear that its following ended, to cancel its call.
         var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -87,6 +89,27 @@ extension TripModel {
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer { refreshWaiters = [] }
             return refreshWaiters.map(\.continuation)
+        }
+
+        /// Moves the waiting ``refresh()`` callers to those the refresh starting now serves, and
+        /// returns their ids.
+        mutating func serveWaiters() -> [UInt64] {
+            defer {
+                servedWaiters += refreshWaiters
+                refreshWaiters = []
+            }
+            return refreshWaiters.map(\.id)
+        }
+
+        /// Takes the ``refresh()`` caller `id` out, waiting or served, when it is still there.
+        mutating func removeWaiter(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
+            if let index = refreshWaiters.firstIndex(where: { $0.id == id }) {
+                return refreshWaiters.remove(at: index).continuation
+            }
+            if let index = servedWaiters.firstIndex(where: { $0.id == id }) {
+                return servedWaiters.remove(at: index).continuation
+            }
+            return nil
         }
 
         mutating func takeEndWaiters() -> [CheckedContinuation<Void, Never>] {

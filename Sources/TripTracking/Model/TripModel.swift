@@ -127,7 +127,9 @@ public final class TripModel: Sendable {
 
     /// Refreshes now instead of at the next tick, and returns once that refresh's events have been
     /// delivered. Returns at once when the trip is not being followed; waits for
-    /// ``TripService/run()`` when that is not running yet.
+    /// ``TripService/run()`` when that is not running yet. Returns as soon as the calling task is
+    /// cancelled, without waiting for the refresh (which goes on for the other listeners): check
+    /// `Task.isCancelled` to tell the two apart.
     public func refresh() async {
         let id = state.withLock { state -> UInt64? in
             guard state.phase == .following else { return nil }
@@ -135,19 +137,26 @@ public final class TripModel: Sendable {
             return state.nextWaiterID
         }
         guard let id else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let pending = state.withLock { state -> PendingRefresh? in
-                guard state.phase == .following else {
-                    continuation.resume()
-                    return nil
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let pending = state.withLock { state -> PendingRefresh? in
+                    // The cancellation flag is set before the handler runs: a handler that ran
+                    // before the waiter was added, and so found nothing to resume, is seen here.
+                    guard state.phase == .following, !Task.isCancelled else {
+                        continuation.resume()
+                        return nil
+                    }
+                    state.refreshWaiters.append((id, continuation))
+                    return state.takeTimer()
                 }
-                state.refreshWaiters.append((id, continuation))
-                return state.takeTimer()
+                // A refresh under way serves the waiter when it ends; a waiting one starts now.
+                if let pending {
+                    starter(self, pending.generation)
+                }
             }
-            // A refresh under way serves the waiter when it ends; a waiting one starts now.
-            if let pending {
-                starter(self, pending.generation)
-            }
+        } onCancel: {
+            let waiter = state.withLock { $0.removeWaiter(id) }
+            waiter?.resume()
         }
     }
 

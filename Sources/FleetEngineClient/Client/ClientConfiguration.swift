@@ -88,6 +88,11 @@ public struct ClientConfiguration: Sendable {
         /// TLS with ALPN `h2`, the system's trust roots unless `trustRoots` says otherwise, and the
         /// server's name checked against `serverHostname` (the endpoint's host when nil). A
         /// connection on which the server does not choose `h2` is refused.
+        ///
+        /// A host name is checked against the certificate's DNS names only (RFC 6125: a wildcard
+        /// stands for one whole left-most label; IP addresses and the common name do not count); an
+        /// endpoint given as an IP address, without `serverHostname`, against the certificate's IP
+        /// addresses.
         public static func tls(
             trustRoots: NIOSSLTrustRoots = .default,
             serverHostname: String? = nil
@@ -100,6 +105,8 @@ public struct ClientConfiguration: Sendable {
         }
 
         /// TLS with a configuration of the caller's; its `applicationProtocols` are set to `["h2"]`.
+        /// With `.fullVerification` a host name is checked as ``tls(trustRoots:serverHostname:)``
+        /// says; other `certificateVerification` modes are used as given.
         public static func tls(_ configuration: TLSConfiguration, serverHostname: String? = nil) -> TransportSecurity {
             var configuration = configuration
             configuration.applicationProtocols = ["h2"]

@@ -15,6 +15,12 @@ struct Connector: Sendable {
     let configuration: ClientConfiguration
     let eventLoop: any EventLoop
     private let sslContext: NIOSSLContext?
+    /// The name sent as SNI and checked against the certificate; nil for plaintext and for an
+    /// endpoint given as an IP address (whose certificate is checked for that address).
+    private let serverHostname: String?
+    /// The check of the certificate's DNS names, when a host name is verified (see
+    /// ``ServerNameVerifier`` for why swift-nio-ssl's own check is not used for it).
+    private let serverNameVerifier: ServerNameVerifier?
 
     init(configuration: ClientConfiguration, eventLoopGroup: any EventLoopGroup) throws(FleetEngineError) {
         self.configuration = configuration
@@ -22,7 +28,18 @@ struct Connector: Sendable {
         switch configuration.transportSecurity.mode {
         case .plaintext:
             sslContext = nil
-        case .tls(let tls, _):
+            serverHostname = nil
+            serverNameVerifier = nil
+        case .tls(var tls, let name):
+            let host = configuration.endpoint.host
+            let serverHostname = name ?? (Self.isIPAddress(host) ? nil : host)
+            self.serverHostname = serverHostname
+            if let serverHostname, tls.certificateVerification == .fullVerification {
+                tls.certificateVerification = .noHostnameVerification
+                serverNameVerifier = ServerNameVerifier(hostname: serverHostname)
+            } else {
+                serverNameVerifier = nil
+            }
             do {
                 sslContext = try NIOSSLContext(configuration: tls)
             } catch {
@@ -43,12 +60,8 @@ struct Connector: Sendable {
         onClose: @escaping @Sendable (HTTP2Connection) -> Void
     ) async throws(FleetEngineError) -> HTTP2Connection {
         let endpoint = configuration.endpoint
-        let serverHostname: String?
-        if case .tls(_, let name) = configuration.transportSecurity.mode {
-            serverHostname = name ?? (Self.isIPAddress(endpoint.host) ? nil : endpoint.host)
-        } else {
-            serverHostname = nil
-        }
+        let serverHostname = self.serverHostname
+        let serverNameVerifier = self.serverNameVerifier
         let keepalive = configuration.keepalive
         let sslContext = self.sslContext
         let box = ConnectionBox()
@@ -58,7 +71,16 @@ struct Connector: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    if let sslContext {
+                    if let sslContext, let serverNameVerifier {
+                        // Runs after the chain is verified and before the handshake completes, so
+                        // nothing is sent to a server whose certificate names another host.
+                        let handler = try NIOSSLClientHandler._makeSSLClientHandler(
+                            context: sslContext, serverHostname: serverHostname
+                        ) { certificate, channel in
+                            channel.eventLoop.makeCompletedFuture { try serverNameVerifier.verify(certificate) }
+                        }
+                        try sync.addHandler(handler)
+                    } else if let sslContext {
                         try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname))
                     }
                     let ready = channel.eventLoop.makePromise(of: Void.self)

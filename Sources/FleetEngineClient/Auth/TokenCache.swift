@@ -11,8 +11,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// The tokens a client holds, one per provider, trip and kind of call, each kept until
-/// ``refreshMargin`` before it expires.
+/// The tokens a client holds, one per method, provider and trip (all that the provider is told
+/// besides ``TokenRequest/isRefresh``), each kept until ``refreshMargin`` before it expires.
 ///
 /// A token is checked once, when the provider hands it out, to be a value an `authorization`
 /// header can carry: one that cannot is not kept, and fails its call with UNAUTHENTICATED, so the
@@ -31,10 +31,13 @@ final class TokenCache: Sendable {
     /// above the trips one service follows.
     static let defaultCapacity = 100_000
 
+    /// Everything in a ``TokenRequest`` that can change the provider's answer, but `isRefresh`
+    /// (which ``FetchKey`` adds): a token asked for ReportBillableTrip's billable trip id `X` is not
+    /// one for UpdateTrip of trip `X`, and a call takes no token asked for another method.
     private struct Key: Hashable {
+        var method: GRPCMethodPath
         var providerID: String
         var tripID: String?
-        var isRead: Bool
     }
 
     private struct Entry {
@@ -114,7 +117,7 @@ final class TokenCache: Sendable {
     func token(
         for request: TokenRequest, refused: String? = nil, deadline: ContinuousClock.Instant
     ) async throws -> Issued {
-        let key = Key(providerID: request.providerID, tripID: request.tripID, isRead: request.isRead)
+        let key = Key(method: request.method, providerID: request.providerID, tripID: request.tripID)
         let wanted = Wanted(isRefresh: request.isRefresh, refused: refused)
         if let cached = entries.withLock({ $0.tokens[key] }), wanted.accepts(cached, at: .now) {
             return cached.issued

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FleetEngineClient
 
-@Suite("The token cache keeps a token per method, provider and trip id")
+@Suite("The token cache keeps a token per method, provider and trip id, with ids compared byte for byte")
 struct TokenCacheKeyTests {
     /// Hands out a token naming the method and the trip id's code points, and records each request;
     /// holds every request until opened when made closed.
@@ -65,5 +65,20 @@ struct TokenCacheKeyTests {
         #expect(try await update.token.value == NamingProvider.token(method: .updateTrip, tripID: "X"))
         #expect(try await delete.token.value == NamingProvider.token(method: .deleteTrip, tripID: "X"))
         #expect(provider.requests.count == 2)
+    }
+
+    @Test("trip ids that are canonically equivalent but not the same code points (NFC, NFD) get their own tokens")
+    func canonicallyEquivalentTripIDsAreDistinct() async throws {
+        let provider = NamingProvider()
+        let cache = TokenCache(provider: provider)
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let first = try await cache.token(for: Self.request(.getTrip, composed), deadline: Fixtures.farDeadline)
+        let second = try await cache.token(for: Self.request(.getTrip, decomposed), deadline: Fixtures.farDeadline)
+        #expect(first.token.value == "GetTrip-63_61_66_e9")
+        #expect(second.token.value == "GetTrip-63_61_66_65_301")
+        let asked = provider.requests.map { Array(($0.tripID ?? "").utf8) }
+        #expect(asked == [Array(composed.utf8), Array(decomposed.utf8)])
+        #expect(cache.count == 2)
     }
 }

@@ -34,10 +34,38 @@ final class TokenCache: Sendable {
     /// Everything in a ``TokenRequest`` that can change the provider's answer, but `isRefresh`
     /// (which ``FetchKey`` adds): a token asked for ReportBillableTrip's billable trip id `X` is not
     /// one for UpdateTrip of trip `X`, and a call takes no token asked for another method.
+    ///
+    /// Ids compare by their UTF-8 bytes, not as Swift strings: `String` equality is canonical
+    /// equivalence, so NFC `"caf\u{E9}"` and NFD `"cafe\u{301}"` were one key, and a token asked
+    /// for one trip was sent for another, which the server tells apart by its bytes.
     private struct Key: Hashable {
         var method: GRPCMethodPath
         var providerID: String
         var tripID: String?
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.method == rhs.method, lhs.providerID.utf8.elementsEqual(rhs.providerID.utf8) else {
+                return false
+            }
+            switch (lhs.tripID, rhs.tripID) {
+            case (nil, nil): return true
+            case (let left?, let right?): return left.utf8.elementsEqual(right.utf8)
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(method)
+            Self.combineBytes(of: providerID, into: &hasher)
+            hasher.combine(tripID != nil)
+            if let tripID { Self.combineBytes(of: tripID, into: &hasher) }
+        }
+
+        private static func combineBytes(of text: String, into hasher: inout Hasher) {
+            var text = text
+            hasher.combine(text.utf8.count)
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     private struct Entry {

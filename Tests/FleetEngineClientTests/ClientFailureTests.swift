@@ -353,6 +353,31 @@ struct TokenProviderFailureTests {
         }
     }
 
+    @Test("a provider that throws CancellationError of its own accord fails the call as its failure, asked once")
+    func providerThrowingCancellation() async throws {
+        final class Cancelling: TokenProvider {
+            let asked = Mutex(0)
+            func token(for request: TokenRequest) async throws -> FleetEngineToken {
+                asked.withLock { $0 += 1 }
+                throw CancellationError()
+            }
+        }
+        let provider = Cancelling()
+        try await withEmulatorAndClient(
+            tokenProvider: provider,
+            configure: {
+                $0.retryPolicy.backoff = Backoff(initial: .milliseconds(1), multiplier: 1, maximum: .milliseconds(1))
+            }
+        ) { _, client in
+            let error = try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .unauthenticated)
+            #expect(error.origin == .local)
+            #expect(error.message == "the token provider failed: CancellationError()")
+            #expect(error.cause is CancellationError)
+        }
+        #expect(provider.asked.withLock { $0 } == 1)
+    }
+
     @Test(
         "a token that cannot go in a header fails the call with UNAUTHENTICATED, is not kept, and is asked for again",
         arguments: ["SECRET\r\nx-injected: 1", "SECRET\tinside", "SECRET ", "SECRET-caf\u{E9}"])

@@ -9,7 +9,8 @@ import FleetEngineWire
 /// after a call failed with UNAUTHENTICATED (once for all the calls refused with the same token).
 public protocol TokenProvider: Sendable {
     /// A token good for `request`. Errors thrown here fail the call with UNAUTHENTICATED and the
-    /// error as its cause.
+    /// error as its cause, a `CancellationError` too unless the call itself was cancelled (then
+    /// the call ends with CANCELLED).
     func token(for request: TokenRequest) async throws -> FleetEngineToken
 }
 

@@ -151,9 +151,11 @@ extension FleetEngineClient {
             return try await tokens.token(for: request, refused: refused, deadline: deadline)
         } catch let error as FleetEngineError {
             throw error
-        } catch is CancellationError {
-            throw Self.cancelledError
         } catch {
+            // The cache throws CancellationError when this call was cancelled. A provider may throw
+            // one of its own while the call is not (its own task group, a timeout of its own): that
+            // is the provider's failure, and saying "cancelled by its caller" made reads retry it.
+            if error is CancellationError, Task.isCancelled { throw Self.cancelledError }
             throw FleetEngineError(
                 code: .unauthenticated,
                 message: "the token provider failed: \(error)",

@@ -92,7 +92,8 @@ public struct ClientConfiguration: Sendable {
         /// A host name is checked against the certificate's DNS names only (RFC 6125: a wildcard
         /// stands for one whole left-most label; IP addresses and the common name do not count); an
         /// endpoint given as an IP address, without `serverHostname`, against the certificate's IP
-        /// addresses.
+        /// addresses. `serverHostname` must be a host name: an IP address or an empty string is
+        /// refused with INVALID_ARGUMENT when the client is made.
         public static func tls(
             trustRoots: NIOSSLTrustRoots = .default,
             serverHostname: String? = nil
@@ -106,7 +107,8 @@ public struct ClientConfiguration: Sendable {
 
         /// TLS with a configuration of the caller's; its `applicationProtocols` are set to `["h2"]`.
         /// With `.fullVerification` a host name is checked as ``tls(trustRoots:serverHostname:)``
-        /// says; other `certificateVerification` modes are used as given.
+        /// says; other `certificateVerification` modes are used as given. `serverHostname` is
+        /// refused as there when it is an IP address or empty.
         public static func tls(_ configuration: TLSConfiguration, serverHostname: String? = nil) -> TransportSecurity {
             var configuration = configuration
             configuration.applicationProtocols = ["h2"]

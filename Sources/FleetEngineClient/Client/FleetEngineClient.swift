@@ -63,7 +63,8 @@ public final class FleetEngineClient: Sendable, Service {
     ///     `fleetengine_client_failures_total` (dimensions `method` and `code`, the status name)
     ///     and the timer `fleetengine_client_call_duration` (dimension `method`, retries
     ///     included); the process's bootstrapped backend by default.
-    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used, the endpoint's host
+    /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used (its `serverHostname`
+    ///   an IP address or empty among the reasons), the endpoint's host
     ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), or
     ///   a backoff (the retry policy's, the reconnect one) has a negative wait or a multiplier that
     ///   is not a finite number above zero, the endpoint's port is not 1 to 65535, or the

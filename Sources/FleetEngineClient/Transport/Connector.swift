@@ -31,6 +31,18 @@ struct Connector: Sendable {
             serverHostname = nil
             serverNameVerifier = nil
         case .tls(var tls, let name):
+            if let name, name.isEmpty || Self.isIPAddress(name) {
+                // SNI carries host names only (RFC 6066 section 3): swift-nio-ssl refuses an IP
+                // address there at each connection attempt, which read as UNAVAILABLE and was
+                // retried; a wrong configuration is the caller's to fix, said once, at once.
+                let what = name.isEmpty ? "is empty" : "is an IP address"
+                throw FleetEngineError(
+                    code: .invalidArgument,
+                    message: "the TLS serverHostname \"\(name)\" \(what), not a host name: to check a server by its "
+                        + "IP address, make the endpoint that address and leave serverHostname nil",
+                    origin: .local
+                )
+            }
             let host = configuration.endpoint.host
             let serverHostname = name ?? (Self.isIPAddress(host) ? nil : host)
             self.serverHostname = serverHostname

@@ -60,7 +60,8 @@ public final class FleetEngineClient: Sendable, Service {
     ///   - logger: where the client logs; nothing above `debug` on the happy path, and never a
     ///     token. Logs nowhere by default.
     ///   - metricsFactory: where the metrics go: counters `fleetengine_client_calls_total` and
-    ///     `fleetengine_client_failures_total` (dimensions `method` and `code`, the status name)
+    ///     `fleetengine_client_failures_total` (dimensions `method` and `code`, the status name,
+    ///     `UNRECOGNIZED` for a number gRPC does not define)
     ///     and the timer `fleetengine_client_call_duration` (dimension `method`, retries
     ///     included); the process's bootstrapped backend by default.
     /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used (its `serverHostname`

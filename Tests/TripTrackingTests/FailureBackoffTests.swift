@@ -45,13 +45,20 @@ struct FailureBackoffTests {
             let model = harness.service.tripModel(for: harness.names[0])
             let recorder = EventRecorder()
             model.register(recorder)
-            for _ in 0..<4 { await model.refresh() }
+            var lastStarted = NIODeadline.now()
+            for _ in 0..<4 {
+                lastStarted = NIODeadline.now()
+                await model.refresh()
+            }
             #expect(await waitForTimer(harness.service))
             let (failures, deadline) = model.state.withLock { ($0.serverFailures, $0.timer?.timer.deadline) }
             #expect(failures >= 4)
-            // 10 s doubled three times at least (less 20 % jitter) is past the one-minute ceiling.
-            let remaining = Int64(deadline ?? 0) - Int64(NIODeadline.now().uptimeNanoseconds)
-            #expect(remaining > 30_000_000_000)
+            // 10 s doubled three times at least (less 20 % jitter) is past the one-minute ceiling: the
+            // timer is a minute after the last failure arrived, so after the last refresh was asked for
+            // (where a wait capped at the 10 s interval is at most 10 s after it answered). Measured
+            // from then, not from now, so that a slow machine's delays do not count.
+            let sinceLastStarted = Int64(deadline ?? 0) - Int64(lastStarted.uptimeNanoseconds)
+            #expect(sinceLastStarted > 30_000_000_000)
             model.unregister(recorder)
         }
     }

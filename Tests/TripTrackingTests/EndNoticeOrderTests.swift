@@ -40,7 +40,7 @@ struct EndNoticeOrderTests {
             #expect(detector.endings.withLock { $0 }.isEmpty)
             detector.blocker.release()
             await refreshed
-            for _ in 0..<500 where detector.endings.withLock({ $0.isEmpty }) {
+            for _ in 0..<6_000 where detector.endings.withLock({ $0.isEmpty }) {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             #expect(detector.endings.withLock { $0 } == [.stopped])

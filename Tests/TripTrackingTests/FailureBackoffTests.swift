@@ -18,7 +18,7 @@ struct FailureBackoffTests {
 
     /// Waits, bounded, until the service holds a timer: the failed refresh has set the next one.
     private func waitForTimer(_ service: TripService) async -> Bool {
-        for _ in 0..<1000 where service.timers.pendingCount == 0 {
+        for _ in 0..<6_000 where service.timers.pendingCount == 0 {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return service.timers.pendingCount == 1
@@ -26,7 +26,9 @@ struct FailureBackoffTests {
 
     @Test("with a zero interval, a server failure sets a timer for the next refresh instead of refreshing at once")
     func zeroIntervalServerFailureWaits() async throws {
-        try await withTracking(count: 1, faults: Self.outage, interval: .zero) { harness in
+        // A backoff of a minute: the timer it sets cannot fire before the test has looked.
+        try await withTracking(count: 1, faults: Self.outage, interval: .zero, serverFailureRetryDelay: .seconds(60)) {
+            harness in
             let model = harness.service.tripModel(for: harness.names[0])
             let recorder = EventRecorder()
             model.register(recorder)
@@ -72,7 +74,10 @@ struct FailureBackoffTests {
             retryableCodes: [.unavailable])
         try await withTracking(
             count: 1, faults: Self.outage, retryPolicy: retries, interval: .seconds(2),
-            serverFailureRetryDelay: .seconds(2)
+            // A backoff of a minute, counted from the failure: the timer cannot fire before the
+            // test has looked (counted from the refresh's start and capped at the interval, as it
+            // was, the wait was over before the failure arrived).
+            serverFailureRetryDelay: .seconds(60)
         ) { harness in
             let model = harness.service.tripModel(for: harness.names[0])
             let recorder = EventRecorder()

@@ -10,9 +10,10 @@ struct LastListenerCancelsCallTests {
         var faults = FaultPlan()
         faults.failEvery = 1
         faults.failCode = .unavailable
-        // Three attempts, 2 s apart: the first is answered at once, the others would follow.
+        // Three attempts, 30 s apart: the first is answered at once, the others would follow (far
+        // enough apart that a slow machine's delay before unregistering does not reach the second).
         let retries = RetryPolicy(
-            maxAttempts: 3, backoff: Backoff(initial: .seconds(2), multiplier: 1, maximum: .seconds(2), jitter: 0),
+            maxAttempts: 3, backoff: Backoff(initial: .seconds(30), multiplier: 1, maximum: .seconds(30), jitter: 0),
             retryableCodes: [.unavailable])
         try await withTracking(count: 1, faults: faults, retryPolicy: retries) { harness in
             // A service of the test's own, whose run() returns only once its refreshes have ended.

@@ -14,11 +14,11 @@ struct RefreshCancellationTests {
             returned.store(true, ordering: .sequentiallyConsistent)
         }
         // Bounded: until the caller waits (or it returned already, which the test then reports).
-        for _ in 0..<200 where model.state.withLock({ $0.refreshWaiters.isEmpty && $0.servedWaiters.isEmpty }) {
+        for _ in 0..<6_000 where model.state.withLock({ $0.refreshWaiters.isEmpty && $0.servedWaiters.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(10))
         }
         task.cancel()
-        for _ in 0..<500 where !returned.load(ordering: .sequentiallyConsistent) {
+        for _ in 0..<6_000 where !returned.load(ordering: .sequentiallyConsistent) {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let result = returned.load(ordering: .sequentiallyConsistent)
@@ -48,7 +48,7 @@ struct RefreshCancellationTests {
             let model = harness.service.tripModel(for: harness.names[0])
             let recorder = EventRecorder()
             model.register(recorder)
-            for _ in 0..<500 where harness.emulator.callCount == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<6_000 where harness.emulator.callCount == 0 { try? await Task.sleep(for: .milliseconds(10)) }
             // The caller waits for the refresh after the one in flight.
             #expect(await cancelledRefreshReturns(model) { model.unregister(recorder) })
         }

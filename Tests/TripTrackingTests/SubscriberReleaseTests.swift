@@ -30,7 +30,7 @@ struct SubscriberReleaseTests {
     /// Waits, bounded, until `isGone` holds: the refresh that let the subscriber go may still be
     /// returning when its waiter has been resumed.
     private func waitUntil(_ isGone: () -> Bool) async -> Bool {
-        for _ in 0..<500 where !isGone() { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 where !isGone() { try? await Task.sleep(for: .milliseconds(10)) }
         return isGone()
     }
 

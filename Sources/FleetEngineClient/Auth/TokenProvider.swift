@@ -5,8 +5,9 @@ import FleetEngineWire
 /// Fleet Engine wants a token minted by the caller's own backend: a consumer token names one trip
 /// (`authorization.tripid`), a server token all of them. The client asks for one per
 /// ``TokenRequest`` (so per method and trip: per trip for GetTrip, when the provider hands out
-/// consumer tokens), keeps it until shortly before it expires, and asks again, with ``TokenRequest/isRefresh`` set, once
-/// after a call failed with UNAUTHENTICATED (once for all the calls refused with the same token).
+/// consumer tokens), keeps it until shortly before it expires, and asks again, with
+/// ``TokenRequest/isRefresh`` set, once after a call failed with UNAUTHENTICATED (once for all the
+/// calls refused with the same token).
 public protocol TokenProvider: Sendable {
     /// A token good for `request`. Errors thrown here fail the call with UNAUTHENTICATED and the
     /// error as its cause, a `CancellationError` too unless the call itself was cancelled (then

@@ -22,7 +22,8 @@ import Synchronization
 /// client failure (a bad name, a trip that does not exist, a refused token) refreshes go on at the
 /// normal interval, counted from the failure, so following recovers when the cause is fixed. After
 /// any failure the next refresh waits at least 100 ms, whatever the interval, and at least as long
-/// as the server asked (``FleetEngineError/retryDelay``, as RESOURCE_EXHAUSTED carries). A refused token makes the client ask the token provider for a new one.
+/// as the server asked (``FleetEngineError/retryDelay``, as RESOURCE_EXHAUSTED carries). A refused
+/// token makes the client ask the token provider for a new one.
 ///
 /// Following ends for good after a `COMPLETE` or `CANCELED` trip was delivered: ``state`` becomes
 /// ``TripModelState/ended(_:)`` and every ``updates`` sequence finishes.

@@ -24,18 +24,23 @@ struct FailureBackoffTests {
         return service.timers.pendingCount == 1
     }
 
+    /// Follows the harness's one trip until its first refresh has failed and a timer waits for the
+    /// next: only the refresh that registering started has been made, the next waits its backoff.
+    private func expectOneFailureThenTimer(_ harness: TrackingHarness) async {
+        let model = harness.service.tripModel(for: harness.names[0])
+        let recorder = EventRecorder()
+        model.register(recorder)
+        #expect(await waitForTimer(harness.service))
+        #expect(recorder.events.map(\.summary) == ["updateFailed(UNAVAILABLE)"])
+        model.unregister(recorder)
+    }
+
     @Test("with a zero interval, a server failure sets a timer for the next refresh instead of refreshing at once")
     func zeroIntervalServerFailureWaits() async throws {
         // A backoff of a minute: the timer it sets cannot fire before the test has looked.
         try await withTracking(count: 1, faults: Self.outage, interval: .zero, serverFailureRetryDelay: .seconds(60)) {
             harness in
-            let model = harness.service.tripModel(for: harness.names[0])
-            let recorder = EventRecorder()
-            model.register(recorder)
-            #expect(await waitForTimer(harness.service))
-            // Only the refresh that registering started has been made: the next waits its backoff.
-            #expect(recorder.events.map(\.summary) == ["updateFailed(UNAVAILABLE)"])
-            model.unregister(recorder)
+            await expectOneFailureThenTimer(harness)
         }
     }
 
@@ -79,12 +84,7 @@ struct FailureBackoffTests {
             // was, the wait was over before the failure arrived).
             serverFailureRetryDelay: .seconds(60)
         ) { harness in
-            let model = harness.service.tripModel(for: harness.names[0])
-            let recorder = EventRecorder()
-            model.register(recorder)
-            #expect(await waitForTimer(harness.service))
-            #expect(recorder.events.map(\.summary) == ["updateFailed(UNAVAILABLE)"])
-            model.unregister(recorder)
+            await expectOneFailureThenTimer(harness)
         }
     }
 

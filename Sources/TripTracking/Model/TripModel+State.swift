@@ -23,12 +23,15 @@ extension TripModel {
         var timer: PendingRefresh?
         /// Server or network failures in a row, for the backoff.
         var serverFailures = 0
-        var refreshWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// A task waiting for a refresh or the end of following, by the id that finds it again.
+        typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, Never>)
+
+        var refreshWaiters: [Waiter] = []
         /// The ``refresh()`` callers whom a refresh under way serves: it resumes them when it ends.
-        var servedWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var servedWaiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
         /// The refresh in flight waiting to hear that its following ended, to cancel its call.
-        var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var endWaiters: [Waiter] = []
         /// The refreshes under way (one, or one of an earlier following still finishing too).
         var refreshesRunning = 0
         /// How following ended, for the last refresh under way to tell the subscribers after its

@@ -12,7 +12,9 @@ public struct CallOptions: Sendable {
     /// The retry policy for this call; the configuration's when nil. A policy whose backoff
     /// cannot be used fails the call with INVALID_ARGUMENT before anything is sent.
     public var retryPolicy: RetryPolicy?
-    /// Extra request metadata (lower-case names; `-bin` names carry base64 values).
+    /// Extra request metadata (lower-case names; `-bin` names carry base64 values). Names the
+    /// call layer writes, `x-goog-request-params`, and `authorization` when the token provider
+    /// gave a token, fail the call with INVALID_ARGUMENT before anything is sent.
     public var metadata: [(name: String, value: String)]
 
     /// The longest a call may be given, 100 years: as good as no deadline, and within what the
@@ -78,7 +80,9 @@ extension FleetEngineClient {
             case .success(let response):
                 metrics.record(method: target.method, code: .ok, duration: .now - started)
                 return response
-            case .failure(let error):
+            case .failure(let failure):
+                // A server may quote the token it refused; it must not reach the caller or a log.
+                let error = sentToken.flatMap { TokenRedaction(token: $0) }?.apply(to: failure) ?? failure
                 // A refused token is asked for again once, as Fleet Engine tokens expire.
                 if error.code == .unauthenticated, error.origin != .local, !refreshedToken {
                     refreshedToken = true
@@ -215,6 +219,18 @@ extension FleetEngineClient {
         guard remaining > .zero else {
             throw FleetEngineError(
                 code: .deadlineExceeded, message: "the call's deadline passed before it could be sent", origin: .local)
+        }
+        for field in options.metadata {
+            // A second copy of a field the client writes would leave the server to pick one of them.
+            let writtenByClient =
+                field.name == "x-goog-request-params" || (field.name == "authorization" && token.header != nil)
+            if writtenByClient {
+                throw FleetEngineError(
+                    code: .invalidArgument,
+                    message: "the request metadata may not carry \(field.name): the client writes it itself"
+                        + (field.name == "authorization" ? " from its token provider" : " from the trip's provider"),
+                    origin: .local)
+            }
         }
         let head: GRPCRequestHead
         do throws(WireError) {

@@ -70,4 +70,23 @@ struct GRPCMessageDeframerMemoryTests {
             deframer.allocatedCapacity <= max(deframer.bufferCapacity, GRPCMessageDeframer.maxReservation),
             "holds \(deframer.allocatedCapacity) bytes, charged for \(deframer.bufferCapacity)")
     }
+
+    @Test("after a framing fault the bytes that follow are not kept, and every next() reports the same fault")
+    func bytesAfterAFaultAreDropped() throws {
+        var deframer = GRPCMessageDeframer()
+        deframer.append(Self.prefix(length: 1) + [9] + [2, 0, 0, 0, 1, 7])
+        #expect(try deframer.next() == GRPCMessage(payload: [9]))
+        #expect(throws: WireError(.invalidCompressedFlag)) { try deframer.next() }
+        let charged = deframer.bufferCapacity
+        // A reader that goes on feeding the stream (the capture decoder does, frame after frame)
+        // must not make the deframer hold all of it.
+        for _ in 0..<16 {
+            deframer.append([UInt8](repeating: 0, count: 64 * 1024))
+        }
+        #expect(deframer.bufferCapacity == charged)
+        #expect(deframer.allocatedCapacity <= GRPCMessageDeframer.maxReservation)
+        let error = try #require(throws: WireError(.invalidCompressedFlag)) { try deframer.next() }
+        #expect(error.byteOffset == 6)
+        #expect(throws: WireError(.invalidCompressedFlag)) { try deframer.finish() }
+    }
 }

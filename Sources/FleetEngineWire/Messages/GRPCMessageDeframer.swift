@@ -19,8 +19,9 @@
 ///
 /// A framing fault (a length over the limit, a flag that is neither 0 nor 1) leaves the deframer
 /// where it was, so every later ``next()`` reports it again: nothing after it can be trusted to
-/// start on a message boundary. A payload that fails to decompress is consumed, and the next
-/// message can still be read.
+/// start on a message boundary. Bytes appended after it are dropped, so a caller that goes on
+/// feeding the stream does not make the deframer hold the rest of it. A payload that fails to
+/// decompress is consumed, and the next message can still be read.
 public struct GRPCMessageDeframer: Sendable {
     /// gRPC's default limit for a received message: 4 MiB.
     public static let defaultMaxMessageSize = 4 * 1024 * 1024
@@ -41,6 +42,10 @@ public struct GRPCMessageDeframer: Sendable {
     /// The most bytes the buffer has held since it was last let go: past ``maxReservation``, the
     /// room a large message took is let go once that message has been read.
     private var peakCount = 0
+
+    /// The framing fault ``next()`` found: the message boundaries are lost from there, so it is
+    /// reported again and the bytes appended after it are not kept.
+    private var framingFault: WireError?
 
     /// The stream offset of the prefix of the message ``next()`` returned last.
     public private(set) var lastMessageOffset: Int?
@@ -72,8 +77,10 @@ public struct GRPCMessageDeframer: Sendable {
     /// The buffer's capacity as the allocator gave it.
     var allocatedCapacity: Int { buffer.capacity }
 
-    /// Adds the next bytes of the stream.
+    /// Adds the next bytes of the stream; after a framing fault they are dropped, since no message
+    /// can be read from them.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
+        guard framingFault == nil else { return }
         dropConsumedBytes()
         reserveForMessage(startingWith: bytes)
         buffer.append(contentsOf: bytes)
@@ -115,7 +122,15 @@ public struct GRPCMessageDeframer: Sendable {
     ///   ``maxMessageSize`` bytes, ``WireError/Code/invalidCompressedFlag`` when its flag byte is
     ///   not 0 or 1. Both carry the message's stream offset.
     public mutating func next() throws(WireError) -> GRPCMessage? {
-        guard let prefix = try prefix(at: readIndex) else { return nil }
+        if let framingFault { throw framingFault }
+        let prefix: (isCompressed: Bool, length: Int)
+        do throws(WireError) {
+            guard let complete = try self.prefix(at: readIndex) else { return nil }
+            prefix = complete
+        } catch {
+            framingFault = error
+            throw error
+        }
         let payloadStart = readIndex + GRPCMessage.prefixLength
         guard buffer.count - payloadStart >= prefix.length else { return nil }
         let payloadEnd = payloadStart + prefix.length

@@ -212,25 +212,33 @@ struct MalformedResponseTests {
     }
 
     /// Header blocks that break RFC 9113 section 8, and the status each must give. swift-nio-http2's
-    /// checks of incoming blocks are off in the client, and the Wire layer reads them as it reads a
-    /// capture: by the names gRPC gives a meaning. (With those checks on, each such block closed
-    /// the whole connection, failing every call on it with UNAVAILABLE.)
+    /// checks of incoming blocks are off in the client, and the Wire layer checks them as it checks a
+    /// capture: a malformed response is not accepted (RFC 9113 section 8.1.1), and the call ends
+    /// INTERNAL, the status PROTOCOL-HTTP2 "Errors" gives PROTOCOL_ERROR (as grpc-go reports such a
+    /// block), whatever `grpc-status` the block holds. (With swift-nio-http2's checks on, each such
+    /// block closed the whole connection, failing every call on it with UNAVAILABLE.)
     static let malformedBlocks: [(name: String, fields: [(String, String)], code: StatusCode)] = [
         ("no :status", [("content-type", "application/grpc"), ("grpc-status", "5")], .internalError),
         (
             "upper-case names", [(":status", "200"), ("Content-Type", "application/grpc"), ("Grpc-Status", "5")],
-            .unknown
+            .internalError
         ),
-        ("a pseudo-header after regular fields", [("content-type", "application/grpc"), (":status", "200")], .unknown),
+        (
+            "a pseudo-header after regular fields", [("content-type", "application/grpc"), (":status", "200")],
+            .internalError
+        ),
         (
             "a request pseudo-header", [(":status", "200"), (":path", "/x"), ("content-type", "application/grpc")],
-            .unknown
+            .internalError
         ),
         (
             "a connection header", [(":status", "200"), ("connection", "close"), ("grpc-status", "7")],
-            .permissionDenied
+            .internalError
         ),
-        ("two :status", [(":status", "200"), (":status", "503"), ("content-type", "application/grpc")], .unknown),
+        (
+            "two :status", [(":status", "200"), (":status", "503"), ("content-type", "application/grpc")],
+            .internalError
+        ),
     ]
 
     @Test("malformed response header blocks end the call with a typed status", arguments: malformedBlocks.indices)

@@ -169,7 +169,8 @@ struct Connector: Sendable {
     /// was checked by the Wire layer when the request head was built (``GRPCRequestHead``: names,
     /// values, pseudo-header order), so NIOHTTP2's second check of each outgoing block only cost
     /// time (with its check of incoming blocks, about 3% of a call's CPU). Incoming blocks go to
-    /// ``GRPCResponseReader``, which takes the fields gRPC gives a meaning by name and turns a
+    /// ``GRPCResponseReader``, which checks them as RFC 9113 sections 8.2 and 8.3 ask (a malformed
+    /// block ends its call INTERNAL), takes the fields gRPC gives a meaning by name and turns a
     /// response that lacks them or does not read as gRPC into a status (as it does for bytes from
     /// a capture); gRPC responses carry no `content-length`. With NIOHTTP2's check, a malformed
     /// block from the server closed the whole connection and failed every call on it; now it fails

@@ -15,8 +15,11 @@ import FleetEngineStatus
 /// - RST_STREAM: the "Errors" table (`CallStatus(rstStreamErrorCode:)`);
 /// - a message over ``maxMessageSize``: RESOURCE_EXHAUSTED, as gRPC's libraries do;
 /// - a stream that breaks the protocol (DATA before headers, a stream ending inside a message or
-///   without trailers, a compressed message with no usable `grpc-encoding`): INTERNAL with origin
-///   `.malformedResponse`, saying what and where (the byte offset in the response's DATA).
+///   without trailers, a compressed message with no usable `grpc-encoding`, a header block that
+///   RFC 9113 makes malformed: a repeated, misplaced or unknown pseudo-header, a pseudo-header in
+///   the trailers, an upper-case or connection-specific field name): INTERNAL with origin
+///   `.malformedResponse`, saying what and where (the byte offset in the response's DATA, the
+///   field's position in its block).
 ///
 /// After ``Event/end(_:trailers:)`` the reader is finished and ignores what it is given, except
 /// that the server's end of the stream is still recorded. When it ended the call before the
@@ -178,6 +181,9 @@ public struct GRPCResponseReader: Sendable {
     }
 
     private mutating func receiveHead(_ block: ResponseHeaderBlock, endStream: Bool) -> [Event] {
+        if let problem = block.malformation(asTrailers: false) {
+            return end(malformed: "the response headers are malformed: " + problem, streamClosed: endStream)
+        }
         guard let httpStatus = block.httpStatus else {
             let found = block.httpStatusText.map { "is \"\($0)\", not a 3-digit status" } ?? "is missing"
             return end(malformed: "the response's :status \(found)", streamClosed: endStream)
@@ -218,6 +224,9 @@ public struct GRPCResponseReader: Sendable {
     }
 
     private mutating func receiveTrailers(_ block: ResponseHeaderBlock, headMissing: Bool = false) -> [Event] {
+        if let problem = block.malformation(asTrailers: true) {
+            return end(malformed: "the response trailers are malformed: " + problem, streamClosed: true)
+        }
         var status: CallStatus
         if block.grpcStatus == nil {
             status = CallStatus(

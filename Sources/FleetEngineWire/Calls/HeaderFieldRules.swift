@@ -25,9 +25,12 @@ enum HeaderFieldRules {
     /// Names a client may not send as custom metadata, because the call layer writes them itself
     /// (gRPC PROTOCOL-HTTP2, "Requests", Call-Definition) or HTTP/2 forbids them (RFC 9113 section
     /// 8.2.2, connection-specific fields). Every `grpc-` name is reserved too (checked apart).
-    static let reservedNames: Set<String> = [
-        "te", "content-type", "user-agent", "connection", "keep-alive", "proxy-connection",
-        "transfer-encoding", "upgrade",
+    static let reservedNames: Set<String> = connectionSpecificNames.union(["te", "content-type", "user-agent"])
+
+    /// The connection-specific fields RFC 9113 section 8.2.2 forbids in HTTP/2: a message that
+    /// carries one is malformed.
+    static let connectionSpecificNames: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
     ]
 
     /// Why `name` may not be sent as custom metadata, or nil when it may; the caller builds the

@@ -19,9 +19,24 @@ struct ResponseHeaderBlock {
     var acceptedEncodings: [MessageEncoding] = []
     /// Every other field that is not a pseudo-header, in order.
     var metadata = GRPCMetadata()
+    /// The first field that makes the block malformed wherever it comes (RFC 9113 sections 8.2 and
+    /// 8.3), described; nil when none does.
+    private(set) var malformation: String?
+    /// The first pseudo-header field, described, which trailers may not carry.
+    private var firstPseudoHeader: String?
 
     init(_ fields: [(name: String, value: String)]) {
-        for (name, value) in fields {
+        var firstRegularField: Int?
+        for (index, (name, value)) in fields.enumerated() {
+            if malformation == nil {
+                malformation = Self.malformation(
+                    of: name, at: index, firstRegularField: firstRegularField, statusSeen: httpStatusText != nil)
+            }
+            if name.utf8.first == UInt8(ascii: ":") {
+                firstPseudoHeader = firstPseudoHeader ?? "header field \(index) (\(name))"
+            } else {
+                firstRegularField = firstRegularField ?? index
+            }
             switch name {
             case ":status": httpStatusText = httpStatusText ?? value
             case "content-type": contentType = contentType ?? value
@@ -32,11 +47,46 @@ struct ResponseHeaderBlock {
                 encoding = encoding ?? MessageEncoding(rawValue: String(value[...].trimmingASCIISpaces()))
             case "grpc-accept-encoding": acceptedEncodings += GRPCRequestHead.encodingList(value)
             default:
-                // RFC 9113 section 8.1: trailers carry no pseudo-headers, and a response has no
-                // other than :status; one that arrives anyway has no meaning to keep.
+                // A pseudo-header here makes the block malformed (``malformation``); it is not
+                // metadata either way.
                 if name.utf8.first != UInt8(ascii: ":") { metadata.append(name: name, value: value) }
             }
         }
+    }
+
+    /// What makes the block malformed (RFC 9113 section 8.1.1: the response is then not to be
+    /// accepted), or nil: ``malformation``, and for trailers any pseudo-header (section 8.1).
+    func malformation(asTrailers: Bool) -> String? {
+        if asTrailers, let firstPseudoHeader {
+            return firstPseudoHeader + " is a pseudo-header, which trailers do not carry (RFC 9113 section 8.1)"
+        }
+        return malformation
+    }
+
+    /// Why the field `name` at `index` makes a response block malformed, or nil: a pseudo-header
+    /// other than `:status`, repeated or after a regular field (section 8.3), an upper-case name
+    /// (section 8.2.1), a connection-specific field (section 8.2.2).
+    private static func malformation(
+        of name: String, at index: Int, firstRegularField: Int?, statusSeen: Bool
+    ) -> String? {
+        let field = "header field \(index) (\(name))"
+        if name.utf8.first == UInt8(ascii: ":") {
+            if let firstRegularField {
+                return field + " comes after the regular field \(firstRegularField); pseudo-header fields come first "
+                    + "(RFC 9113 section 8.3)"
+            }
+            guard name == ":status" else {
+                return field + " is not a response pseudo-header (RFC 9113 section 8.3.2)"
+            }
+            return statusSeen ? field + " appears more than once (RFC 9113 section 8.3)" : nil
+        }
+        if name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            return field + " has upper-case letters (RFC 9113 section 8.2.1)"
+        }
+        if HeaderFieldRules.connectionSpecificNames.contains(name) {
+            return field + " is a connection-specific field, which HTTP/2 forbids (RFC 9113 section 8.2.2)"
+        }
+        return nil
     }
 
     /// The `:status` as a number: three digits (RFC 9110 section 15), nil otherwise.

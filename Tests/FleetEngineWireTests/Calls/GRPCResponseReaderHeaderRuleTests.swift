@@ -1,0 +1,117 @@
+import FleetEngineStatus
+import FleetEngineWire
+import Testing
+
+@Suite("GRPCResponseReader: header blocks that RFC 9113 makes malformed")
+struct GRPCResponseReaderHeaderRuleTests {
+    static func malformed(_ message: String) -> CallStatus {
+        CallStatus(code: .internalError, message: message, origin: .malformedResponse)
+    }
+
+    @Test(
+        "response headers that break RFC 9113's field rules end the call INTERNAL, and the stream is to be reset",
+        arguments: [
+            (
+                [(":status", "200"), (":status", "500"), ("content-type", "application/grpc")],
+                "header field 1 (:status) appears more than once (RFC 9113 section 8.3)"
+            ),
+            (
+                [("content-type", "application/grpc"), (":status", "200")],
+                "header field 1 (:status) comes after the regular field 0; pseudo-header fields come first "
+                    + "(RFC 9113 section 8.3)"
+            ),
+            (
+                [(":status", "200"), (":path", "/a/b"), ("content-type", "application/grpc")],
+                "header field 1 (:path) is not a response pseudo-header (RFC 9113 section 8.3.2)"
+            ),
+            (
+                [(":status", "200"), ("content-type", "application/grpc"), ("X-Trace", "1")],
+                "header field 2 (X-Trace) has upper-case letters (RFC 9113 section 8.2.1)"
+            ),
+            (
+                [(":status", "200"), ("content-type", "application/grpc"), ("connection", "close")],
+                "header field 2 (connection) is a connection-specific field, which HTTP/2 forbids "
+                    + "(RFC 9113 section 8.2.2)"
+            ),
+        ] as [([(String, String)], String)])
+    func malformedHead(fields: [(String, String)], problem: String) {
+        let block = fields.map { (name: $0.0, value: $0.1) }
+        let (events, reader) = ResponseScript([
+            .headers(block, endStream: false),
+            .data(ResponseScript.framed([1]), endStream: false),
+            .headers(ResponseScript.okTrailers, endStream: true),
+        ]).play()
+        #expect(events == [.end(Self.malformed("the response headers are malformed: " + problem), trailers: [:])])
+        #expect(reader.head == nil)
+
+        let (atHead, open) = ResponseScript([.headers(block, endStream: false)]).play()
+        #expect(atHead == events)
+        #expect(open.shouldResetStream)
+    }
+
+    @Test("a Trailers-Only response with a repeated :status is INTERNAL, not the status it carries")
+    func malformedTrailersOnly() {
+        let block = [
+            (name: ":status", value: "200"), (name: ":status", value: "503"), (name: "grpc-status", value: "0"),
+        ]
+        let (events, reader) = ResponseScript([.headers(block, endStream: true)]).play()
+        #expect(
+            events == [
+                .end(
+                    Self.malformed(
+                        "the response headers are malformed: header field 1 (:status) appears more than once "
+                            + "(RFC 9113 section 8.3)"),
+                    trailers: [:])
+            ])
+        #expect(!reader.shouldResetStream)
+    }
+
+    @Test("trailers that carry a pseudo-header are INTERNAL, whatever grpc-status they hold")
+    func pseudoHeaderInTrailers() {
+        let trailers = [(name: ":status", value: "200"), (name: "grpc-status", value: "0")]
+        let (events, reader) = ResponseScript([
+            .headers(ResponseScript.head, endStream: false),
+            .data(ResponseScript.framed([1]), endStream: false),
+            .headers(trailers, endStream: true),
+        ]).play()
+        #expect(
+            events.last
+                == .end(
+                    Self.malformed(
+                        "the response trailers are malformed: header field 0 (:status) is a pseudo-header, which "
+                            + "trailers do not carry (RFC 9113 section 8.1)"),
+                    trailers: [:]))
+        #expect(events.dropLast() == [.responseHead(GRPCResponseHead()), .message([1])])
+        #expect(!reader.shouldResetStream)
+
+        var headless = GRPCResponseReader()
+        let found = headless.receiveTrailersWithoutHead([
+            (name: ":path", value: "/a/b"), (name: "grpc-status", value: "0"),
+        ])
+        #expect(
+            found == [
+                .end(
+                    Self.malformed(
+                        "the response trailers are malformed: header field 0 (:path) is a pseudo-header, which "
+                            + "trailers do not carry (RFC 9113 section 8.1)"),
+                    trailers: [:])
+            ])
+    }
+
+    @Test("lower-case names, :status first and once, and ordinary metadata are read as before")
+    func wellFormed() {
+        let head = [
+            (name: ":status", value: "200"), (name: "content-type", value: "application/grpc"),
+            (name: "x-trace", value: "1"),
+        ]
+        let (events, _) = ResponseScript([
+            .headers(head, endStream: false),
+            .headers(ResponseScript.okTrailers + [(name: "x-done", value: "yes")], endStream: true),
+        ]).play()
+        #expect(
+            events == [
+                .responseHead(GRPCResponseHead(metadata: ["x-trace": "1"])),
+                .end(CallStatus(code: .ok), trailers: ["x-done": "yes"]),
+            ])
+    }
+}

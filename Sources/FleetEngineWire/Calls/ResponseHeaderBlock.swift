@@ -20,20 +20,21 @@ struct ResponseHeaderBlock {
     /// Every other field that is not a pseudo-header, in order.
     var metadata = GRPCMetadata()
     /// The first field that makes the block malformed wherever it comes (RFC 9113 sections 8.2 and
-    /// 8.3), described; nil when none does.
+    /// 8.3, and a repeated `grpc-status`), described; nil when none does.
     private(set) var malformation: String?
-    /// The first pseudo-header field, described, which trailers may not carry.
-    private var firstPseudoHeader: String?
+    /// The position and name of the first pseudo-header field, which trailers may not carry.
+    private var firstPseudoHeader: (index: Int, name: String)?
 
     init(_ fields: [(name: String, value: String)]) {
         var firstRegularField: Int?
         for (index, (name, value)) in fields.enumerated() {
             if malformation == nil {
                 malformation = Self.malformation(
-                    of: name, at: index, firstRegularField: firstRegularField, statusSeen: httpStatusText != nil)
+                    of: name, at: index, firstRegularField: firstRegularField, statusSeen: httpStatusText != nil,
+                    grpcStatusSeen: grpcStatus != nil)
             }
             if name.utf8.first == UInt8(ascii: ":") {
-                firstPseudoHeader = firstPseudoHeader ?? "header field \(index) (\(name))"
+                if firstPseudoHeader == nil { firstPseudoHeader = (index, name) }
             } else {
                 firstRegularField = firstRegularField ?? index
             }
@@ -57,19 +58,23 @@ struct ResponseHeaderBlock {
     /// What makes the block malformed (RFC 9113 section 8.1.1: the response is then not to be
     /// accepted), or nil: ``malformation``, and for trailers any pseudo-header (section 8.1).
     func malformation(asTrailers: Bool) -> String? {
-        if asTrailers, let firstPseudoHeader {
-            return firstPseudoHeader + " is a pseudo-header, which trailers do not carry (RFC 9113 section 8.1)"
+        if asTrailers, let (index, name) = firstPseudoHeader {
+            return Self.describe(index, name)
+                + " is a pseudo-header, which trailers do not carry (RFC 9113 section 8.1)"
         }
         return malformation
     }
 
     /// Why the field `name` at `index` makes a response block malformed, or nil: a pseudo-header
     /// other than `:status`, repeated or after a regular field (section 8.3), an upper-case name
-    /// (section 8.2.1), a connection-specific field (section 8.2.2).
+    /// (section 8.2.1), a connection-specific field (section 8.2.2), a second `grpc-status` (a
+    /// call has one status; gRPC's C core has refused the repeat, grpc-go and grpc-java take the
+    /// last, so no reading of the first alone is safe).
     private static func malformation(
-        of name: String, at index: Int, firstRegularField: Int?, statusSeen: Bool
+        of name: String, at index: Int, firstRegularField: Int?, statusSeen: Bool, grpcStatusSeen: Bool
     ) -> String? {
-        let field = "header field \(index) (\(name))"
+        // Described only for a field that is malformed: every response's fields pass through here.
+        var field: String { describe(index, name) }
         if name.utf8.first == UInt8(ascii: ":") {
             if let firstRegularField {
                 return field + " comes after the regular field \(firstRegularField); pseudo-header fields come first "
@@ -83,10 +88,18 @@ struct ResponseHeaderBlock {
         if name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             return field + " has upper-case letters (RFC 9113 section 8.2.1)"
         }
+        if grpcStatusSeen, name == "grpc-status" {
+            return field + " appears more than once; a call ends with one status"
+        }
         if HeaderFieldRules.connectionSpecificNames.contains(name) {
             return field + " is a connection-specific field, which HTTP/2 forbids (RFC 9113 section 8.2.2)"
         }
         return nil
+    }
+
+    /// A field named by its position in the block and its name, for a message.
+    private static func describe(_ index: Int, _ name: String) -> String {
+        "header field \(index) (\(name))"
     }
 
     /// The `:status` as a number: three digits (RFC 9110 section 15), nil otherwise.

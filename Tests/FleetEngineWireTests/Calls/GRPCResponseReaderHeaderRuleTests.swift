@@ -98,6 +98,26 @@ struct GRPCResponseReaderHeaderRuleTests {
             ])
     }
 
+    @Test("a repeated grpc-status is INTERNAL, not the first of the two", arguments: [false, true])
+    func repeatedGRPCStatus(trailersOnly: Bool) {
+        let statuses = [(name: "grpc-status", value: "0"), (name: "grpc-status", value: "13")]
+        let frames: [ResponseScript.Frame] =
+            trailersOnly
+            ? [.headers(ResponseScript.head + statuses, endStream: true)]
+            : [.headers(ResponseScript.head, endStream: false), .headers(statuses, endStream: true)]
+        let (events, reader) = ResponseScript(frames).play()
+        let block = trailersOnly ? "headers" : "trailers"
+        let field = trailersOnly ? 3 : 1
+        #expect(
+            events.last
+                == .end(
+                    Self.malformed(
+                        "the response \(block) are malformed: header field \(field) (grpc-status) appears more than "
+                            + "once; a call ends with one status"),
+                    trailers: [:]))
+        #expect(!reader.shouldResetStream)
+    }
+
     @Test("lower-case names, :status first and once, and ordinary metadata are read as before")
     func wellFormed() {
         let head = [

@@ -17,7 +17,8 @@ import FleetEngineStatus
 /// - a stream that breaks the protocol (DATA before headers, a stream ending inside a message or
 ///   without trailers, a compressed message with no usable `grpc-encoding`, a header block that
 ///   RFC 9113 makes malformed: a repeated, misplaced or unknown pseudo-header, a pseudo-header in
-///   the trailers, an upper-case or connection-specific field name): INTERNAL with origin
+///   the trailers, a field name or value with bytes it forbids, a connection-specific field; a
+///   repeated `grpc-status`): INTERNAL with origin
 ///   `.malformedResponse`, saying what and where (the byte offset in the response's DATA, the
 ///   field's position in its block).
 ///

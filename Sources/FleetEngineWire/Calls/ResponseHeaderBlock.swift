@@ -30,8 +30,8 @@ struct ResponseHeaderBlock {
         for (index, (name, value)) in fields.enumerated() {
             if malformation == nil {
                 malformation = Self.malformation(
-                    of: name, at: index, firstRegularField: firstRegularField, statusSeen: httpStatusText != nil,
-                    grpcStatusSeen: grpcStatus != nil)
+                    of: (name, value), at: index, firstRegularField: firstRegularField,
+                    statusSeen: httpStatusText != nil, grpcStatusSeen: grpcStatus != nil)
             }
             if name.utf8.first == UInt8(ascii: ":") {
                 if firstPseudoHeader == nil { firstPseudoHeader = (index, name) }
@@ -65,36 +65,54 @@ struct ResponseHeaderBlock {
         return malformation
     }
 
-    /// Why the field `name` at `index` makes a response block malformed, or nil: a pseudo-header
-    /// other than `:status`, repeated or after a regular field (section 8.3), an upper-case name
-    /// (section 8.2.1), a connection-specific field (section 8.2.2), a second `grpc-status` (a
-    /// call has one status; gRPC's C core has refused the repeat, grpc-go and grpc-java take the
+    /// Why the field at `index` makes a response block malformed, or nil: a pseudo-header other
+    /// than `:status`, repeated or after a regular field (section 8.3), a name that is empty or
+    /// holds upper-case letters, controls, spaces, non-ASCII bytes or a colon, a value with NUL, CR
+    /// or LF (section 8.2.1), a connection-specific field (section 8.2.2), a second `grpc-status`
+    /// (a call has one status; gRPC's C core has refused the repeat, grpc-go and grpc-java take the
     /// last, so no reading of the first alone is safe).
     private static func malformation(
-        of name: String, at index: Int, firstRegularField: Int?, statusSeen: Bool, grpcStatusSeen: Bool
+        of field: (name: String, value: String), at index: Int, firstRegularField: Int?, statusSeen: Bool,
+        grpcStatusSeen: Bool
     ) -> String? {
         // Described only for a field that is malformed: every response's fields pass through here.
-        var field: String { describe(index, name) }
-        if name.utf8.first == UInt8(ascii: ":") {
+        var described: String { describe(index, field.name) }
+        if field.name.utf8.first == UInt8(ascii: ":") {
             if let firstRegularField {
-                return field + " comes after the regular field \(firstRegularField); pseudo-header fields come first "
-                    + "(RFC 9113 section 8.3)"
+                return described + " comes after the regular field \(firstRegularField); pseudo-header fields come "
+                    + "first (RFC 9113 section 8.3)"
             }
-            guard name == ":status" else {
-                return field + " is not a response pseudo-header (RFC 9113 section 8.3.2)"
+            guard field.name == ":status" else {
+                return described + " is not a response pseudo-header (RFC 9113 section 8.3.2)"
             }
-            return statusSeen ? field + " appears more than once (RFC 9113 section 8.3)" : nil
+            if statusSeen { return described + " appears more than once (RFC 9113 section 8.3)" }
+        } else if let problem = nameProblem(field.name) {
+            return described + " " + problem + " (RFC 9113 section 8.2.1)"
+        } else if grpcStatusSeen, field.name == "grpc-status" {
+            return described + " appears more than once; a call ends with one status"
+        } else if HeaderFieldRules.connectionSpecificNames.contains(field.name) {
+            return described + " is a connection-specific field, which HTTP/2 forbids (RFC 9113 section 8.2.2)"
         }
-        if name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
-            return field + " has upper-case letters (RFC 9113 section 8.2.1)"
-        }
-        if grpcStatusSeen, name == "grpc-status" {
-            return field + " appears more than once; a call ends with one status"
-        }
-        if HeaderFieldRules.connectionSpecificNames.contains(name) {
-            return field + " is a connection-specific field, which HTTP/2 forbids (RFC 9113 section 8.2.2)"
+        let forbidden = HeaderFieldRules.firstOffset(in: field.value) { $0 == 0 || $0 == 0x0A || $0 == 0x0D }
+        if let forbidden {
+            let byte = Array(field.value.utf8)[forbidden]
+            return described + " has a value with \(HeaderFieldRules.describe(byte)) at byte \(forbidden) "
+                + "(RFC 9113 section 8.2.1)"
         }
         return nil
+    }
+
+    /// What makes `name` (not a pseudo-header's) one RFC 9113 section 8.2.1 forbids, or nil.
+    private static func nameProblem(_ name: String) -> String? {
+        guard !name.isEmpty else { return "has an empty name" }
+        let forbidden = HeaderFieldRules.firstOffset(in: name) { byte in
+            byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: ":")
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        }
+        guard let forbidden else { return nil }
+        let byte = Array(name.utf8)[forbidden]
+        if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { return "has upper-case letters" }
+        return "has \(HeaderFieldRules.describe(byte)) at byte \(forbidden), which a field name may not hold"
     }
 
     /// A field named by its position in the block and its name, for a message.

@@ -4,8 +4,17 @@ import Testing
 
 @Suite("GRPCResponseReader: header blocks that RFC 9113 makes malformed")
 struct GRPCResponseReaderHeaderRuleTests {
-    static func malformed(_ message: String) -> CallStatus {
-        CallStatus(code: .internalError, message: message, origin: .malformedResponse)
+    /// The event that ends a call whose response is malformed, saying `message`.
+    static func malformedEnd(_ message: String) -> GRPCResponseReader.Event {
+        .end(CallStatus(code: .internalError, message: message, origin: .malformedResponse), trailers: [:])
+    }
+
+    /// The last event of a response whose headers are well-formed and whose trailers are `trailers`.
+    static func endAfterTrailers(_ trailers: [(name: String, value: String)]) -> GRPCResponseReader.Event? {
+        ResponseScript([
+            .headers(ResponseScript.head, endStream: false),
+            .headers(trailers, endStream: true),
+        ]).play().events.last
     }
 
     @Test(
@@ -41,7 +50,7 @@ struct GRPCResponseReaderHeaderRuleTests {
             .data(ResponseScript.framed([1]), endStream: false),
             .headers(ResponseScript.okTrailers, endStream: true),
         ]).play()
-        #expect(events == [.end(Self.malformed("the response headers are malformed: " + problem), trailers: [:])])
+        #expect(events == [Self.malformedEnd("the response headers are malformed: " + problem)])
         #expect(reader.head == nil)
 
         let (atHead, open) = ResponseScript([.headers(block, endStream: false)]).play()
@@ -57,11 +66,9 @@ struct GRPCResponseReaderHeaderRuleTests {
         let (events, reader) = ResponseScript([.headers(block, endStream: true)]).play()
         #expect(
             events == [
-                .end(
-                    Self.malformed(
-                        "the response headers are malformed: header field 1 (:status) appears more than once "
-                            + "(RFC 9113 section 8.3)"),
-                    trailers: [:])
+                Self.malformedEnd(
+                    "the response headers are malformed: header field 1 (:status) appears more than once "
+                        + "(RFC 9113 section 8.3)")
             ])
         #expect(!reader.shouldResetStream)
     }
@@ -76,11 +83,9 @@ struct GRPCResponseReaderHeaderRuleTests {
         ]).play()
         #expect(
             events.last
-                == .end(
-                    Self.malformed(
-                        "the response trailers are malformed: header field 0 (:status) is a pseudo-header, which "
-                            + "trailers do not carry (RFC 9113 section 8.1)"),
-                    trailers: [:]))
+                == Self.malformedEnd(
+                    "the response trailers are malformed: header field 0 (:status) is a pseudo-header, which "
+                        + "trailers do not carry (RFC 9113 section 8.1)"))
         #expect(events.dropLast() == [.responseHead(GRPCResponseHead()), .message([1])])
         #expect(!reader.shouldResetStream)
 
@@ -90,12 +95,27 @@ struct GRPCResponseReaderHeaderRuleTests {
         ])
         #expect(
             found == [
-                .end(
-                    Self.malformed(
-                        "the response trailers are malformed: header field 0 (:path) is a pseudo-header, which "
-                            + "trailers do not carry (RFC 9113 section 8.1)"),
-                    trailers: [:])
+                Self.malformedEnd(
+                    "the response trailers are malformed: header field 0 (:path) is a pseudo-header, which "
+                        + "trailers do not carry (RFC 9113 section 8.1)")
             ])
+    }
+
+    @Test(
+        "a field name or value with bytes RFC 9113 forbids makes the trailers malformed",
+        arguments: [
+            (("x trace", "1"), "header field 1 (x trace) has byte 0x20 at byte 1, which a field name may not hold"),
+            (("", "1"), "header field 1 () has an empty name"),
+            (("x:trace", "1"), "header field 1 (x:trace) has ':' at byte 1, which a field name may not hold"),
+            (("x-trace", "a\r\nb"), "header field 1 (x-trace) has a value with byte 0xd at byte 1"),
+            (("x-trace", "a\u{0}"), "header field 1 (x-trace) has a value with byte 0x0 at byte 1"),
+        ] as [((String, String), String)])
+    func forbiddenBytes(field: (String, String), problem: String) {
+        let trailers = [(name: "grpc-status", value: "0"), (name: field.0, value: field.1)]
+        #expect(
+            Self.endAfterTrailers(trailers)
+                == Self.malformedEnd(
+                    "the response trailers are malformed: " + problem + " (RFC 9113 section 8.2.1)"))
     }
 
     @Test("a repeated grpc-status is INTERNAL, not the first of the two", arguments: [false, true])
@@ -110,11 +130,9 @@ struct GRPCResponseReaderHeaderRuleTests {
         let field = trailersOnly ? 3 : 1
         #expect(
             events.last
-                == .end(
-                    Self.malformed(
-                        "the response \(block) are malformed: header field \(field) (grpc-status) appears more than "
-                            + "once; a call ends with one status"),
-                    trailers: [:]))
+                == Self.malformedEnd(
+                    "the response \(block) are malformed: header field \(field) (grpc-status) appears more than "
+                        + "once; a call ends with one status"))
         #expect(!reader.shouldResetStream)
     }
 

@@ -8,6 +8,9 @@ extension HTTP2ConnectionDecoder {
     static func drain(_ deframer: inout GRPCMessageDeframer, _ bytes: ArraySlice<UInt8>) -> [Result<
         [UInt8], WireError
     >] {
+        // Past a framing fault no message boundary can be found again, and the fault was reported
+        // when it was found: the stream's later DATA adds nothing to report.
+        if deframer.framingFault != nil { return [] }
         deframer.append(bytes)
         var results: [Result<[UInt8], WireError>] = []
         while true {

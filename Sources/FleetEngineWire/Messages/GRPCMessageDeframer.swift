@@ -43,9 +43,9 @@ public struct GRPCMessageDeframer: Sendable {
     /// room a large message took is let go once that message has been read.
     private var peakCount = 0
 
-    /// The framing fault ``next()`` found: the message boundaries are lost from there, so it is
-    /// reported again and the bytes appended after it are not kept.
-    private var framingFault: WireError?
+    /// The framing fault ``next()`` found, if it found one: the message boundaries are lost from
+    /// there, so it is reported again and the bytes appended after it are not kept.
+    public private(set) var framingFault: WireError?
 
     /// The stream offset of the prefix of the message ``next()`` returned last.
     public private(set) var lastMessageOffset: Int?

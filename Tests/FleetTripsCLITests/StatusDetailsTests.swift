@@ -98,7 +98,7 @@ struct StatusDetailsTests {
             try CommandRunner.status(["--http", "503", "--details-bin", value]).hasSuffix("\ndetails:      none\n"))
     }
 
-    @Test("a detail of a type this tool does not know is its type URL and its bytes in base64")
+    @Test("a detail of a type this tool does not know is its type URL, its bytes in base64 and why it is not decoded")
     func unknownDetailType() throws {
         let unknown = StatusSamples.packed(typeURL: "type.example.com/example.Custom", [0x08, 0x96, 0x01])
         let value = StatusSamples.base64(
@@ -107,8 +107,8 @@ struct StatusDetailsTests {
         let output = try CommandRunner.status(["--details-bin", value, "--json"])
         #expect(
             output.hasSuffix(
-                #""message":"","details":[{"@type":"type.example.com/example.Custom","value":"CJYB"},"#
-                    + StatusSamples.errorInfoJSON + "]}\n"))
+                #""message":"","details":[{"@type":"type.example.com/example.Custom","value":"CJYB","#
+                    + #""decodingError":"a type this tool does not know"},"# + StatusSamples.errorInfoJSON + "]}\n"))
         #expect(
             try CommandRunner.status(["--details-bin", value]).hasSuffix(
                 "\ndetails:\n  - type.example.com/example.Custom, a type this tool does not know; value in base64: CJYB\n"
@@ -116,19 +116,45 @@ struct StatusDetailsTests {
                     + #""metadata":{"quota_limit":"TripRequestsPerMinute"}}"# + "\n"))
     }
 
-    @Test("a detail whose bytes are not the type it names is kept, with the codec's reason in the text")
+    @Test("a detail whose bytes are not the type it names is kept, with the codec's reason in the text and the JSON")
     func undecodableDetail() throws {
         let broken = StatusSamples.packed(typeURL: "type.googleapis.com/google.rpc.ErrorInfo", [0x0a, 0x05, 0x41])
         let value = StatusSamples.base64(StatusSamples.status(code: 3, message: "", details: [broken]))
         let output = try CommandRunner.status(["--details-bin", value, "--json"])
         #expect(
             output.hasSuffix(
-                #""details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","value":"CgVB"}]}"# + "\n"))
+                #""details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","value":"CgVB","decodingError":"#
+                    + #""length past end: field 1 claims 5 bytes but only 1 remain (byte offset 1, field 1, "#
+                    + #"at google.rpc.ErrorInfo.reason)"}]}"# + "\n"))
         #expect(
             try CommandRunner.status(["--details-bin", value]).hasSuffix(
                 "\ndetails:\n  - type.googleapis.com/google.rpc.ErrorInfo, whose bytes do not decode: length past end: "
                     + "field 1 claims 5 bytes but only 1 remain (byte offset 1, field 1, at google.rpc.ErrorInfo.reason); "
                     + "value in base64: CgVB\n"))
+    }
+
+    @Test("an undecodable detail cannot be taken for a well-known type whose proto3 JSON is also a \"value\"")
+    func undecodableDetailIsNotAWrapperValue() throws {
+        // google.protobuf.BytesValue's proto3 JSON as an Any is {"@type": ..., "value": base64}: a
+        // detail shown as just its type URL and bytes would read as a decoded message.
+        let bytesValue = StatusSamples.packed(
+            typeURL: "type.googleapis.com/google.protobuf.BytesValue", [0x0a, 0x01, 0x41])
+        let broken = StatusSamples.packed(typeURL: "type.googleapis.com/google.rpc.RetryInfo", [0xff])
+        let emptyURL = StatusSamples.packed(typeURL: "", [0x08, 0x01])
+        let value = StatusSamples.base64(
+            StatusSamples.status(code: 8, message: "", details: [bytesValue, broken, emptyURL]))
+        let object = try StatusCommandTests.object(CommandRunner.status(["--details-bin", value, "--json"]))
+        let details = try #require(object["details"] as? [[String: Any]])
+        try #require(details.count == 3)
+        #expect(details[0]["value"] as? String == "QQ==")
+        #expect(details[0]["decodingError"] == nil)
+        #expect(details[1]["value"] as? String == "/w==")
+        #expect((details[1]["decodingError"] as? String)?.hasPrefix("truncated: ") == true)
+        #expect(details[2]["@type"] as? String == "")
+        #expect(details[2]["decodingError"] as? String == "the detail has no type URL")
+        #expect(
+            try CommandRunner.status(["--details-bin", value]).hasSuffix(
+                "\n  - a detail without a type URL; value in base64: CAE=\n"))
     }
 
     @Test("a RetryInfo delay of more whole seconds than an Int64 holds is printed in full, as text and as JSON")

@@ -22,7 +22,8 @@ public struct StatusCommand: AsyncParsableCommand {
             HTTP status of the Google Cloud error model for the code), "httpStatusIn" (with --http: \
             the HTTP status given), and with --details-bin "message" (the google.rpc.Status's \
             message) and "details" (each detail as proto3 JSON of a google.protobuf.Any: "@type" \
-            and its fields, or "@type" and "value" in base64 for a type this tool cannot decode).
+            and its fields; for a detail this tool cannot decode, "@type", "value" in base64 and \
+            "decodingError", why).
             """
     )
 

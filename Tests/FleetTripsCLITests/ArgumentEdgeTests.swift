@@ -32,6 +32,15 @@ struct ArgumentEdgeTests {
         #expect(report.exitCode == 64)
     }
 
+    @Test("capture --h2 refuses standard input for both directions: the second would read nothing")
+    func bothDirectionsFromStandardInput() throws {
+        let report = try ArgumentValidationTests.rejection(["capture", "--h2", "-", "-"])
+        #expect(
+            report.message
+                == "standard input can hold one direction's bytes only; give the other direction as a file")
+        #expect(report.exitCode == 64)
+    }
+
     @Test("serve refuses a --qps outside 0.001 to 1,000,000 calls a second", arguments: ["1e-300", "inf", "0"])
     func qpsRange(value: String) throws {
         let report = try ArgumentValidationTests.rejection(["serve", "--no-auth", "--qps", value])

@@ -103,6 +103,11 @@ public struct CaptureCommand: ParsableCommand {
 
     public func validate() throws {
         if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
+        // Standard input read for the client's bytes is at its end when the server's are read.
+        if serverFile == "-", InputFile(path: file).isStandardInput {
+            throw ValidationError(
+                "standard input can hold one direction's bytes only; give the other direction as a file")
+        }
         // Options that would otherwise be ignored without a word.
         if followIdleSeconds != nil, !follow { throw ValidationError("--follow-idle-seconds needs --follow") }
         if follow, serverFile != nil {

@@ -47,4 +47,16 @@ struct TripEventLineTests {
         let line = ProgressEventLine(trip: "providers/p/trips/t", event: .routeChanged([point])).human()
         #expect(String(decoding: line, as: UTF8.self) == "t  new route of 1 point\n")
     }
+
+    @Test("a trip status the schema does not name is a number in JSON, as proto3 JSON writes the trip's own")
+    func unnamedTripStatus() throws {
+        var trip = Trip()
+        trip.tripStatus = TripStatus(rawValue: 42)
+        let status = try TripEventLine(trip: "providers/p/trips/t", event: .tripStatus(trip.tripStatus)).json()
+        #expect(
+            String(decoding: status, as: UTF8.self)
+                == #"{"trip":"providers/p/trips/t","event":"tripStatus","tripStatus":42}"# + "\n")
+        #expect(String(decoding: try trip.jsonUTF8Bytes(), as: UTF8.self) == #"{"tripStatus":42}"#)
+        #expect(Self.human(.tripStatus(trip.tripStatus)) == "t  status 42\n")
+    }
 }

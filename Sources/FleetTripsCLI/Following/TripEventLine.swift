@@ -6,12 +6,12 @@ import TripTracking
 /// line of text for people (`--human`).
 ///
 /// Every JSON line has `"trip"` (the trip's name) and `"event"` (``TripEvent/name``), then the
-/// event's value under its own name: `"tripStatus"` (the enum's name), `"remainingDistanceMeters"`
-/// (a number), `"activeRoute"` (an array of LatLng), `"vehicleLocation"`, `"pickupLocation"`,
-/// `"dropoffLocation"`, `"activeRouteTraffic"` (proto3 JSON of the message), `"pickupETA"` and
-/// `"dropoffETA"` (RFC 3339 text), `"remainingWaypoints"` and `"intermediateDestinations"` (arrays),
-/// `"error"` (the error as `fleettrips status --json` prints it, with `"code"` and `"name"`), each
-/// `null` when the part is gone. "Trip updated" carries `"fields"` (the changed fields' names) and
+/// event's value under its own name: `"tripStatus"` (the enum's name, or its number when the schema
+/// names none), `"remainingDistanceMeters"` (a number), `"activeRoute"` (an array of LatLng),
+/// `"vehicleLocation"`, `"pickupLocation"`, `"dropoffLocation"`, `"activeRouteTraffic"` (proto3 JSON
+/// of the message), `"pickupETA"` and `"dropoffETA"` (RFC 3339 text), `"remainingWaypoints"` and
+/// `"intermediateDestinations"` (arrays), `"error"` (the error as `fleettrips status --json` prints
+/// it, with `"code"` and `"name"`), each `null` when the part is gone. "Trip updated" carries `"fields"` (the changed fields' names) and
 /// `"message"` (the whole trip as proto3 JSON).
 struct TripEventLine {
     var trip: String
@@ -27,7 +27,8 @@ struct TripEventLine {
             object.member("fields", .jsonArray(fields.names.map(JSONObjectWriter.quoted)))
             object.member("message", .json(try Self.text(trip)))
         case .tripStatus(let status):
-            object.member("tripStatus", .string(status.protoName ?? String(status.rawValue)))
+            // A value the schema does not name is its number, as proto3 JSON writes an enum.
+            object.member("tripStatus", status.protoName.map { .string($0) } ?? .integer(Int(status.rawValue)))
         case .remainingDistance(let meters):
             object.member("remainingDistanceMeters", meters.map { .integer(Int($0)) } ?? .null)
         case .activeRoute(let route):

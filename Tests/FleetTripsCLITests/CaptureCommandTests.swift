@@ -46,6 +46,33 @@ struct CaptureCommandTests {
         #expect((failed["error"] as? [String: Any])?["code"] as? Int == 5)
     }
 
+    @Test("every member a line can have is named by the command's help and by the README's contract")
+    func documentedMembers() throws {
+        // A request whose bytes do not decode as GetTripRequest, on a stream without headers.
+        let message: [UInt8] = [0, 0, 0, 0, 2, 0x0a, 0xff]
+        var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        bytes += [0, 0, UInt8(message.count), 0, 1, 0, 0, 0, 1] + message
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("undecodable-\(UUID()).h2").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lines =
+            try Self.run([Self.capture])
+            + Self.run(["--h2", "--method", "/maps.fleetengine.v1.TripService/GetTrip", path])
+        let members = Set(lines.flatMap(\.keys))
+        #expect(members.contains("decodingError"))
+        #expect(members.contains("requestMessages"))
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"),
+            encoding: .utf8)
+        let contract = try #require(readme.components(separatedBy: "### Decoding captured traffic").last)
+        let help = CaptureCommand.configuration.discussion
+        for member in members.sorted() {
+            #expect(help.contains(member), "the help does not name \(member)")
+            #expect(contract.contains(member), "the README does not name \(member)")
+        }
+    }
+
     @Test("--summary: calls per method with their statuses and latency")
     func summary() throws {
         let lines = try Self.run(["--summary", Self.capture])

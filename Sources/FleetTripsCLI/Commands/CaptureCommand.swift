@@ -12,8 +12,11 @@ public struct CaptureCommand: ParsableCommand {
         discussion: """
             Each message line has time, connection (client -> server), stream, direction (request or \
             response), method, type and message (proto3 JSON; without a schema for methods other than \
-            TripService's: field numbers, wire types and values). The line that ends a call has its status \
-            (code, name, message) and, when it failed, the typed error. Problems with the capture (missing \
+            TripService's: field numbers, wire types and values); a message that does not decode as its \
+            type has type null, its fields without a schema, and "decodingError" saying why. The line that \
+            ends a call has its status (code, name, message), when it failed the typed error, "latencyMicros" \
+            when both its ends were seen, and "requestMessages" and "responseMessages" (how many messages \
+            each way). Problems with the capture (missing \
             bytes, frames that break HTTP/2, header blocks that do not decode, calls left open past \
             --max-open-call-mib, frames given up past --max-partial-frame-mib) are lines with "problem", and \
             decoding goes on after them. A capture that began mid-connection still yields its DATA: the \

@@ -41,6 +41,19 @@ struct ArgumentEdgeTests {
         #expect(report.exitCode == 64)
     }
 
+    @Test(
+        "capture refuses an empty --trip, --only-method or --method, which would match empty fields or nothing",
+        arguments: [
+            ("--trip", "--trip needs a trip name or id"),
+            ("--only-method", "--only-method needs a method: a :path or a name such as GetTrip"),
+            ("--method", "--method needs a :path, such as /maps.fleetengine.v1.TripService/GetTrip"),
+        ])
+    func emptyCaptureFilters(option: String, message: String) throws {
+        let report = try ArgumentValidationTests.rejection(["capture", option, "", CaptureCommandTests.capture])
+        #expect(report.message == message)
+        #expect(report.exitCode == 64)
+    }
+
     @Test("serve refuses a --qps outside 0.001 to 1,000,000 calls a second", arguments: ["1e-300", "inf", "0"])
     func qpsRange(value: String) throws {
         let report = try ArgumentValidationTests.rejection(["serve", "--no-auth", "--qps", value])

@@ -111,6 +111,14 @@ public struct CaptureCommand: ParsableCommand {
             throw ValidationError(
                 "standard input can hold one direction's bytes only; give the other direction as a file")
         }
+        // An empty filter would keep the calls with any empty string field (--trip) or none at all.
+        if trip?.isEmpty == true { throw ValidationError("--trip needs a trip name or id") }
+        if onlyMethod?.isEmpty == true {
+            throw ValidationError("--only-method needs a method: a :path or a name such as GetTrip")
+        }
+        if assumedMethod?.isEmpty == true {
+            throw ValidationError("--method needs a :path, such as /maps.fleetengine.v1.TripService/GetTrip")
+        }
         // Options that would otherwise be ignored without a word.
         if followIdleSeconds != nil, !follow { throw ValidationError("--follow-idle-seconds needs --follow") }
         if follow, serverFile != nil {

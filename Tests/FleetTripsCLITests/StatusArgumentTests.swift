@@ -28,6 +28,10 @@ struct StatusArgumentTests {
             (["14", "15"], "Unexpected argument '15'; give one status code"),
             (["14", "-x"], "Unknown option '-x'"),
             (["--verbose"], "Unknown option '--verbose'"),
+            // An unset "$DETAILS_BIN" must not be explained as a status saying OK.
+            (["--details-bin", ""], "--details-bin is empty; give the grpc-status-details-bin value (base64)"),
+            (["--details-bin", " \n"], "--details-bin is empty; give the grpc-status-details-bin value (base64)"),
+            (["5", "--details-bin", ""], "--details-bin is empty; give the grpc-status-details-bin value (base64)"),
         ])
     func rejected(arguments: [String], message: String) throws {
         let report = try ArgumentValidationTests.rejection(["status"] + arguments)

@@ -77,7 +77,7 @@ public struct StatusCommand: AsyncParsableCommand {
     public init() {}
 
     /// Refuses a code that is not one, both a code and `--http`, none of the three forms, an HTTP
-    /// status out of range, and a `--details-bin` that is not a `google.rpc.Status`.
+    /// status out of range, and a `--details-bin` that is empty or not a `google.rpc.Status`.
     public func validate() throws {
         let options = codeArguments.prefix { $0 != "--" }
         if let option = options.first(where: { $0.hasPrefix("-") && !StatusCode.isNegativeNumber($0) }) {
@@ -88,6 +88,11 @@ public struct StatusCommand: AsyncParsableCommand {
         }
         if let httpStatus, !(100...599).contains(httpStatus) {
             throw ValidationError("--http \(httpStatus) is not an HTTP status; give a number from 100 to 599")
+        }
+        // An empty value reads as an empty google.rpc.Status, code OK: an unset "$DETAILS_BIN" would
+        // be explained as a call that succeeded.
+        if let detailsBin, detailsBin.allSatisfy(\.isWhitespace) {
+            throw ValidationError("--details-bin is empty; give the grpc-status-details-bin value (base64)")
         }
         do {
             _ = try makeExplanation()

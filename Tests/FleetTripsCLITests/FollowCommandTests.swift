@@ -43,6 +43,38 @@ struct FollowCommandTests {
     }
 
     @Test(
+        "an output that cannot be written ends follow with that error, not a gRPC status blaming the service",
+        .timeLimit(.minutes(10)))
+    func unwritableOutput() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            let names = try emulator.simulate(providerID: ClientCommandTests.provider, count: 1, seed: 3)
+            let port = try await emulator.listeningPort()
+            for json in [false, true] {
+                let command = try #require(
+                    try CommandRunner.parse(
+                        ["follow"] + names + ["--interval", "0.05", "--deadline", ClientCommandTests.callDeadline]
+                            + ClientCommandTests.connection(port) + (json ? ["--json"] : [])) as? FollowCommand)
+                var output = ClosedOutput()
+                var errorOutput: [UInt8] = []
+                var thrown: (any Error)?
+                do { try await command.run(output: &output, errorOutput: &errorOutput) } catch { thrown = error }
+                let report = String(decoding: errorOutput, as: UTF8.self)
+                if json {
+                    // --json keeps its promise of one JSON object on standard error.
+                    let object = try #require(try Self.objects(report).first)
+                    #expect(
+                        object["message"] as? String
+                            == "unwritable output: cannot write to standard output: Broken pipe")
+                } else {
+                    #expect(report == "")
+                    #expect((thrown as? FleetTripsError)?.code == .unwritableOutput)
+                    #expect(CommandRunner.report(for: try #require(thrown)).exitCode == 1)
+                }
+            }
+        }
+    }
+
+    @Test(
         "two simulated trips followed to COMPLETE: one JSON object per event, the contract's members",
         .timeLimit(.minutes(10)))
     func followsToComplete() async throws {

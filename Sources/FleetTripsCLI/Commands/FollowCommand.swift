@@ -80,13 +80,25 @@ public struct FollowCommand: TripServiceCommand {
     }
 
     /// Follows the trips, printing events to `output`; a failure that ends following (the
-    /// connection cannot be configured, output cannot be written) goes to `errorOutput`.
+    /// connection cannot be configured) goes to `errorOutput`.
+    ///
+    /// - Throws: ``FleetTripsError/Code/unwritableOutput`` when `output` cannot be written (its
+    ///   reader is gone, as after `| head -1`): the tool's own failure, not a status of Fleet
+    ///   Engine's. With `--json` it is reported on `errorOutput` as one JSON object instead.
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .seconds(interval),
             format: human ? .human : .json, progress: progress)
+        var outputFailure: FleetTripsError?
+        let reportsJSON = connection.json
         try await connection.session().run(errorOutput: &errorOutput) { client in
-            try await following.run(client: client, output: &output)
+            do {
+                try await following.run(client: client, output: &output)
+            } catch let error as FleetTripsError where error.code == .unwritableOutput && !reportsJSON {
+                // As text, the session would explain it as gRPC's UNKNOWN, a fault of the service.
+                outputFailure = error
+            }
         }
+        if let outputFailure { throw outputFailure }
     }
 }

@@ -33,7 +33,8 @@ public struct FollowCommand: TripServiceCommand {
     @Flag(
         help: ArgumentHelp(
             "Also print navigation-style progress events: arrivedAtWaypoint, routeChanged, remainingTimeUpdated, "
-                + "remainingDistanceUpdated, delayCategoryChanged, lightingModeChanged, speeding, locationUpdated."))
+                + "remainingDistanceUpdated, delayCategoryChanged, lightingModeChanged, locationUpdated (no speeding "
+                + "lines: Fleet Engine sends no speed limits, and follow has none to compare with)."))
     public var progress = false
 
     /// Text for people instead of JSON.

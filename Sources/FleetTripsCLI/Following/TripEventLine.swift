@@ -11,8 +11,8 @@ import TripTracking
 /// `"vehicleLocation"`, `"pickupLocation"`, `"dropoffLocation"`, `"activeRouteTraffic"` (proto3 JSON
 /// of the message), `"pickupETA"` and `"dropoffETA"` (RFC 3339 text), `"remainingWaypoints"` and
 /// `"intermediateDestinations"` (arrays), `"error"` (the error as `fleettrips status --json` prints
-/// it, with `"code"` and `"name"`), each `null` when the part is gone. "Trip updated" carries `"fields"` (the changed fields' names) and
-/// `"message"` (the whole trip as proto3 JSON).
+/// it, with `"code"` and `"name"`), each `null` when the part is gone. "Trip updated" carries
+/// `"fields"` (the changed fields' names) and `"message"` (the whole trip as proto3 JSON).
 struct TripEventLine {
     var trip: String
     var event: TripEvent

@@ -27,11 +27,11 @@ struct SubscriberReleaseTests {
         }
     }
 
-    /// Waits, bounded, until `isGone` holds: the refresh that let the subscriber go may still be
-    /// returning when its waiter has been resumed.
-    private func waitUntil(_ isGone: () -> Bool) async -> Bool {
-        for _ in 0..<6_000 where !isGone() { try? await Task.sleep(for: .milliseconds(10)) }
-        return isGone()
+    /// Waits, bounded, until `condition` holds: the refresh that tells the subscriber, or lets it
+    /// go, may still be returning when its waiter has been resumed.
+    private func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<6_000 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
+        return condition()
     }
 
     @Test("after a COMPLETE trip, the subscriber is told and then let go")
@@ -62,6 +62,9 @@ struct SubscriberReleaseTests {
                 weakHolder = holder
                 await model.refresh()
                 harness.service.beginGracefulShutdown()
+                // refresh() returns once its events are delivered, before the refresh itself ends;
+                // a stop that comes in between leaves the end notice to that refresh, once it ends.
+                #expect(await waitUntil { holder.endings.withLock { $0 } == [.stopped] })
                 #expect(holder.endings.withLock { $0 } == [.stopped])
             }
             #expect(model.modelState == .stopped)

@@ -8,8 +8,9 @@ public struct GRPCCheckedMetadataField: Hashable, Sendable {
     /// Checks `name` and `value`.
     ///
     /// - Throws: what ``GRPCRequestHead/appendMetadata(name:value:)`` throws for them. The errors
-    ///   name the field and the offending byte's position, never the value, which may be a
-    ///   credential.
+    ///   name the field, the offending byte (one that may not be sent there: a control, a space at
+    ///   either end, a character outside base64's alphabet) and its position, never the rest of the
+    ///   value, which may be a credential.
     public init(name: String, value: String) throws(WireError) {
         if let problem = HeaderFieldRules.metadataNameProblem(name) {
             throw WireError(code: problem.code, message: "metadata name \"\(name)\" \(problem.reason)")

@@ -122,7 +122,7 @@ struct WireScanner {
         return needsRewrite
     }
 
-    private func readTag(at position: inout Int, limit: Int, path: String) throws(CodecError) -> (Int, WireType) {
+    func readTag(at position: inout Int, limit: Int, path: String) throws(CodecError) -> (Int, WireType) {
         let offset = position
         let tag = try readVarint(at: &position, limit: limit, what: "tag", number: nil, path: path)
         // A tag is a 32-bit varint: Google's parsers refuse one written in more than 5 bytes.
@@ -188,7 +188,7 @@ struct WireScanner {
         )
     }
 
-    private func readLength(
+    func readLength(
         at position: inout Int,
         limit: Int,
         number: Int,
@@ -228,7 +228,7 @@ struct WireScanner {
         return position..<(position + Int(length))
     }
 
-    private func skipValue(
+    func skipValue(
         _ wireType: WireType,
         number: Int,
         at position: inout Int,
@@ -448,7 +448,7 @@ struct WireScanner {
     }
 
     /// Whether a map entry holds only its key and value fields, with their own wire types.
-    private func isPlainMapEntry(_ entry: WireSchema, _ range: Range<Int>) throws(CodecError) -> Bool {
+    func isPlainMapEntry(_ entry: WireSchema, _ range: Range<Int>) throws(CodecError) -> Bool {
         var position = range.lowerBound
         while position < range.upperBound {
             let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: entry.messageName)

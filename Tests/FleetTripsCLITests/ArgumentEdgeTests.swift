@@ -136,8 +136,9 @@ struct ArgumentEdgeTests {
             let decoder = MessageDecoder(
                 messageType: Trip.self, inputForm: form, decodingOptions: DecodingOptions(maxMessageSize: 1_000))
             var output: [UInt8] = []
+            var notices: [UInt8] = []
             let error = try #require(throws: FleetTripsError.self) {
-                try decoder.run(file: InputFile(path: path), output: &output)
+                try decoder.run(file: InputFile(path: path), output: &output, notices: &notices)
             }
             let limit = form == .raw ? 1_000 : 69_536
             #expect(

@@ -9,12 +9,24 @@ enum CommandRunner {
         try FleetTrips.parseAsRoot(arguments)
     }
 
-    /// Runs `fleettrips decode` with `arguments` on `input` and returns what it wrote.
-    static func decode(_ arguments: [String], input: [UInt8]) throws -> [UInt8] {
+    /// Runs `fleettrips decode` with `arguments` on `input` and returns what it wrote, expecting
+    /// no note about fields the JSON cannot show.
+    static func decode(
+        _ arguments: [String], input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [UInt8] {
+        let (output, notices) = try decodeWithNotices(arguments, input: input)
+        #expect(notices.isEmpty, "\(notices)", sourceLocation: sourceLocation)
+        return output
+    }
+
+    /// Runs `fleettrips decode` with `arguments` on `input` and returns what it wrote to its
+    /// output and to its notices (standard error).
+    static func decodeWithNotices(_ arguments: [String], input: [UInt8]) throws -> (output: [UInt8], notices: String) {
         let command = try #require(try parse(["decode"] + arguments) as? DecodeCommand)
         var output: [UInt8] = []
-        try command.run(input: input, output: &output)
-        return output
+        var notices: [UInt8] = []
+        try command.run(input: input, output: &output, notices: &notices)
+        return (output, String(decoding: notices, as: UTF8.self))
     }
 
     /// Runs `fleettrips encode` with `arguments` on `input` and returns what it wrote.

@@ -31,6 +31,31 @@ struct DecodeCommandTests {
                 """)
     }
 
+    @Test("fields the type does not define: the JSON without them, and a note on standard error saying where")
+    func unknownFieldsNoted() throws {
+        let input = Samples.trip + Samples.hex("f80701")
+        let (output, notices) = try CommandRunner.decodeWithNotices(["--type", Samples.tripType], input: input)
+        #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n")
+        #expect(
+            notices
+                == "note: the input holds a field maps.fleetengine.v1.Trip does not define, which its JSON cannot "
+                + "show: field 127 of maps.fleetengine.v1.Trip at byte 30\n")
+    }
+
+    @Test("in a gRPC stream, each message holding such fields gets its own note, naming at most three")
+    func unknownFieldsNotedPerMessage() throws {
+        let extra = Samples.trip + Samples.hex("f80701f80702f80703f80704")
+        let stream = Samples.framed(Samples.trip) + Samples.framed(extra)
+        let (output, notices) = try CommandRunner.decodeWithNotices(
+            ["--type", Samples.tripType, "--grpc-frames"], input: stream)
+        #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n" + Samples.tripJSON + "\n")
+        #expect(
+            notices
+                == "note: message 2 (frame at stream offset 35) holds 4 fields maps.fleetengine.v1.Trip does not "
+                + "define, which its JSON cannot show: field 127 of maps.fleetengine.v1.Trip at byte 30; field 127 of "
+                + "maps.fleetengine.v1.Trip at byte 33; field 127 of maps.fleetengine.v1.Trip at byte 36; and 1 more\n")
+    }
+
     @Test("an empty input is a message with every field at its default")
     func emptyInput() throws {
         #expect(try CommandRunner.decode(["--type", Samples.tripType], input: []) == Samples.text("{}\n"))
@@ -86,10 +111,11 @@ struct DecodeCommandTests {
     func compressedWithoutEncoding() throws {
         let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTripGzip, compressed: true)
         var output: [UInt8] = []
+        var notices: [UInt8] = []
         let command = try #require(
             try CommandRunner.parse(["decode", "--type", Samples.tripType, "--grpc-frames"]) as? DecodeCommand)
         let error = try #require(throws: FleetTripsError(.invalidFraming)) {
-            try command.run(input: stream, output: &output)
+            try command.run(input: stream, output: &output, notices: &notices)
         }
         #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n")
         let report = CommandRunner.report(for: error)
@@ -105,10 +131,11 @@ struct DecodeCommandTests {
     func truncatedStream() throws {
         let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTrip).dropLast(21)
         var output: [UInt8] = []
+        var notices: [UInt8] = []
         let command = try #require(
             try CommandRunner.parse(["decode", "--type", Samples.tripType, "--grpc-frames"]) as? DecodeCommand)
         let error = try #require(throws: FleetTripsError(.invalidFraming)) {
-            try command.run(input: stream, output: &output)
+            try command.run(input: stream, output: &output, notices: &notices)
         }
         #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n")
         #expect(

@@ -70,7 +70,9 @@ struct DecodeStreamTests {
             writer.close()
         }
         let decoder = MessageDecoder(messageType: Trip.self, framing: .grpcFrames(encoding: .identity))
-        try decoder.run(file: InputFile(path: "/dev/fd/\(ends[0])"), output: &sink)
+        var notices: [UInt8] = []
+        try decoder.run(file: InputFile(path: "/dev/fd/\(ends[0])"), output: &sink, notices: &notices)
+        #expect(notices.isEmpty)
         #expect(sink.lines == [Samples.tripJSON + "\n", Samples.secondTripJSON + "\n"])
         #expect(!writer.closedByWatchdog, "the decoder printed nothing until its input ended")
     }
@@ -88,7 +90,9 @@ struct DecodeStreamTests {
         let decoder = MessageDecoder(
             messageType: Trip.self, inputForm: form, framing: .grpcFrames(encoding: .identity))
         var output: [UInt8] = []
-        try decoder.run(file: InputFile(path: path), output: &output)
+        var notices: [UInt8] = []
+        try decoder.run(file: InputFile(path: path), output: &output, notices: &notices)
+        #expect(notices.isEmpty)
         let expected = Array(repeatElement(Array((Samples.tripJSON + "\n").utf8), count: 6_000).joined())
         #expect(output == expected)
     }
@@ -122,8 +126,9 @@ struct DecodeStreamTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let decoder = MessageDecoder(messageType: Trip.self, inputForm: form, framing: .grpcFrames(encoding: .identity))
         var output: [UInt8] = []
+        var notices: [UInt8] = []
         let error = try #require(throws: FleetTripsError.self) {
-            try decoder.run(file: InputFile(path: path), output: &output)
+            try decoder.run(file: InputFile(path: path), output: &output, notices: &notices)
         }
         return (error, output)
     }

@@ -12,7 +12,8 @@ public struct DecodeCommand: AsyncParsableCommand {
             length-prefixed messages (for example the DATA of a captured call), printed one \
             message per line as soon as its frame is complete, so a stream of any length (or one \
             still arriving through a pipe) goes through in the memory of one message. Compressed frames \
-            need --encoding.
+            need --encoding. proto3 JSON has no place for fields the type does not define: a message \
+            holding any is printed without them, and a note on standard error says how many and where.
             """
     )
 
@@ -49,14 +50,16 @@ public struct DecodeCommand: AsyncParsableCommand {
             jsonOptions: JSONEncodingOptions(preservingProtoFieldNames: protoNames, prettyPrinted: pretty))
     }
 
-    /// Decodes `input` as the arguments say and writes the JSON lines to `output`.
-    public func run(input: [UInt8], output: inout some ByteSink) throws {
-        try makeDecoder().run(input: input, output: &output)
+    /// Decodes `input` as the arguments say and writes the JSON lines to `output`, and the notes
+    /// about fields the JSON cannot show to `notices`.
+    public func run(input: [UInt8], output: inout some ByteSink, notices: inout some ByteSink) throws {
+        try makeDecoder().run(input: input, output: &output, notices: &notices)
     }
 
     /// Runs the command on its input, writing to standard output.
     public func run() async throws {
         var output = StandardOutput()
-        try makeDecoder().run(file: InputFile(path: file), output: &output)
+        var notices = StandardError()
+        try makeDecoder().run(file: InputFile(path: file), output: &output, notices: &notices)
     }
 }

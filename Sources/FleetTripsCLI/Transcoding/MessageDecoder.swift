@@ -3,6 +3,10 @@ import FleetEngineWire
 
 /// Reads protobuf binary, one message or a stream of gRPC length-prefixed messages, and writes
 /// each message as proto3 JSON on a line of its own: the work of `fleettrips decode`.
+///
+/// proto3 JSON has no place for fields the type's schema does not define (a newer schema's, or
+/// another type's): a message that holds any gets a line on the notices sink saying how many and
+/// where (``UnknownFieldLocation``), so that leaving them out of the JSON is never silent.
 public struct MessageDecoder: Sendable {
     /// The type every message is decoded as.
     public var messageType: any ProtobufMessage.Type
@@ -39,16 +43,21 @@ public struct MessageDecoder: Sendable {
         return inputForm == .raw ? max : 4 * max + 64 * 1024
     }
 
-    /// Reads `file` and decodes it as ``run(input:output:)`` does. One message is refused when its
+    /// The most unknown fields one notice names; it counts the rest.
+    static let noticedLocations = 3
+
+    /// Reads `file` and decodes it as ``run(input:output:notices:)`` does. One message is refused when its
     /// input is over ``inputLimit``, before more than that is held; a gRPC stream is read a piece at
     /// a time and each message written as soon as it is complete, so a stream of any length takes
     /// the memory of one message.
     ///
     /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
-    ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
-    public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
+    ///   ``run(input:output:notices:)`` and ``InputFile/readAll(atMost:)`` throw.
+    public func run(
+        file: InputFile, output: inout some ByteSink, notices: inout some ByteSink
+    ) throws(FleetTripsError) {
         guard let limit = inputLimit else {
-            try decodeStream(into: &output) { (take) throws(FleetTripsError) in
+            try decodeStream(into: &output, notices: &notices) { (take) throws(FleetTripsError) in
                 do {
                     try file.readChunks(chunkSize: 64 * 1024) { try take($0) }
                 } catch let error as FleetTripsError {
@@ -67,27 +76,31 @@ public struct MessageDecoder: Sendable {
                 message: "\(file.displayName) is over \(limit) bytes, more than one \(messageType.protoMessageName) "
                     + "of at most \(decodingOptions.maxMessageSize) bytes can take as \(inputForm.rawValue) input")
         }
-        try run(input: input, output: &output)
+        try run(input: input, output: &output, notices: &notices)
     }
 
-    /// Decodes `input` and writes one JSON text and a line feed per message to `output`.
+    /// Decodes `input` and writes one JSON text and a line feed per message to `output`, and a
+    /// line to `notices` for each message holding fields the JSON cannot show.
     ///
     /// In a gRPC stream, the messages before a fault are written before the error is thrown,
     /// so the output shows how far the stream was good.
     ///
     /// - Throws: ``FleetTripsError`` saying which message failed and why.
-    public func run(input: [UInt8], output: inout some ByteSink) throws(FleetTripsError) {
+    public func run(
+        input: [UInt8], output: inout some ByteSink, notices: inout some ByteSink
+    ) throws(FleetTripsError) {
         guard case .grpcFrames = framing else {
-            try output.write(json(for: inputForm.bytes(from: input), context: "the input"))
+            try write(inputForm.bytes(from: input), context: "the input", output: &output, notices: &notices)
             return
         }
-        try decodeStream(into: &output) { (take) throws(FleetTripsError) in try take(input[...]) }
+        try decodeStream(into: &output, notices: &notices) { (take) throws(FleetTripsError) in try take(input[...]) }
     }
 
     /// Decodes a gRPC stream that `pieces` hands over a piece at a time (through the function it
     /// is given), writing each message's line as soon as the message is complete.
     private func decodeStream(
         into output: inout some ByteSink,
+        notices: inout some ByteSink,
         pieces: ((ArraySlice<UInt8>) throws(FleetTripsError) -> Void) throws(FleetTripsError) -> Void
     ) throws(FleetTripsError) {
         let encoding: MessageEncoding
@@ -95,7 +108,9 @@ public struct MessageDecoder: Sendable {
         var reader = FramedMessageReader(
             form: inputForm, maxMessageSize: decodingOptions.maxMessageSize, encoding: encoding)
         func line(_ payload: [UInt8], _ number: Int, _ offset: Int) throws(FleetTripsError) {
-            try output.write(json(for: payload, context: "message \(number) (frame at stream offset \(offset))"))
+            try write(
+                payload, context: "message \(number) (frame at stream offset \(offset))", output: &output,
+                notices: &notices)
         }
         func take(_ piece: ArraySlice<UInt8>) throws(FleetTripsError) {
             try reader.read(piece, line)
@@ -104,15 +119,34 @@ public struct MessageDecoder: Sendable {
         try reader.finish(line)
     }
 
-    private func json(for binary: [UInt8], context: String) throws(FleetTripsError) -> [UInt8] {
+    /// Writes the message's JSON line, and its notice when it holds fields the JSON cannot show.
+    private func write(
+        _ binary: [UInt8], context: String, output: inout some ByteSink, notices: inout some ByteSink
+    ) throws(FleetTripsError) {
+        let line: [UInt8]
+        let unknown: [UnknownFieldLocation]
         do {
             let message = try messageType.init(serializedBytes: binary, options: decodingOptions)
-            return try message.jsonUTF8Bytes(options: jsonOptions) + [UInt8(ascii: "\n")]
+            line = try message.jsonUTF8Bytes(options: jsonOptions) + [UInt8(ascii: "\n")]
+            unknown = try messageType.unknownFieldLocations(in: binary, options: decodingOptions)
         } catch {
             throw FleetTripsError(
                 code: .invalidMessage,
                 message: "cannot decode \(context) as \(messageType.protoMessageName)",
                 cause: error)
         }
+        try output.write(line)
+        guard !unknown.isEmpty else { return }
+        try notices.write(Array(Self.notice(unknown, context: context, type: messageType.protoMessageName).utf8))
+    }
+
+    /// `note: message 2 (…) holds 4 fields maps.fleetengine.v1.Trip does not define, which its JSON
+    /// cannot show: field 99 of … at byte 3; …; and 1 more`, and a line feed.
+    static func notice(_ unknown: [UnknownFieldLocation], context: String, type: String) -> String {
+        let count = unknown.count == 1 ? "a field" : "\(unknown.count) fields"
+        var text = "note: \(context) holds \(count) \(type) does not define, which its JSON cannot show: "
+        text += unknown.prefix(noticedLocations).map(\.description).joined(separator: "; ")
+        if unknown.count > noticedLocations { text += "; and \(unknown.count - noticedLocations) more" }
+        return text + "\n"
     }
 }

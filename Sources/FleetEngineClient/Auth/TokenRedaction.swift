@@ -32,11 +32,17 @@ struct TokenRedaction {
         }
         if let status = error.rpcStatus {
             var bytes = status.serializedBytes()
-            if overwrite(&bytes, with: Array(Self.marker.utf8), keepingLength: true),
-                let cleaned = try? RPCStatus(serializedBytes: bytes)
-            {
-                redacted.rpcStatus = cleaned
-                redacted.details = cleaned.details.map(StatusDetail.init)
+            if overwrite(&bytes, with: Array(Self.marker.utf8), keepingLength: true) {
+                if let cleaned = try? RPCStatus(serializedBytes: bytes) {
+                    redacted.rpcStatus = cleaned
+                    redacted.details = cleaned.details.map(StatusDetail.init)
+                } else {
+                    // The token ran across the message's own structure (a tag or a length), so the
+                    // overwritten bytes no longer decode: the details go, and the message says so.
+                    redacted.rpcStatus = nil
+                    redacted.details = []
+                    redacted.message += " (the status details were withheld: they held the token)"
+                }
             }
         }
         if var problem = error.statusDetailsProblem {

@@ -27,12 +27,12 @@ struct TokenRedaction {
     func apply(to error: FleetEngineError) -> FleetEngineError {
         var redacted = error
         var messageBytes = Array(error.message.utf8)
-        if overwrite(&messageBytes, with: Array(Self.marker.utf8), keepingLength: false) {
+        if overwrite(&messageBytes, keepingLength: false) {
             redacted.message = String(decoding: messageBytes, as: UTF8.self)
         }
         if let status = error.rpcStatus {
             var bytes = status.serializedBytes()
-            if overwrite(&bytes, with: Array(Self.marker.utf8), keepingLength: true) {
+            if overwrite(&bytes, keepingLength: true) {
                 if let cleaned = try? RPCStatus(serializedBytes: bytes) {
                     redacted.rpcStatus = cleaned
                     redacted.details = cleaned.details.map(StatusDetail.init)
@@ -47,12 +47,12 @@ struct TokenRedaction {
         }
         if var problem = error.statusDetailsProblem {
             var raw = Array(problem.rawValue.utf8)
-            if overwrite(&raw, with: Array(Self.marker.utf8), keepingLength: false) {
+            if overwrite(&raw, keepingLength: false) {
                 problem.rawValue = String(decoding: raw, as: UTF8.self)
             }
             // The value did not decode as a whole, but its base64 may still hold the token.
             if var decoded = try? Base64.decode(problem.rawValue),
-                overwrite(&decoded, with: Array(Self.marker.utf8), keepingLength: true)
+                overwrite(&decoded, keepingLength: true)
             {
                 var encoded: [UInt8] = []
                 Base64.encode(decoded, into: &encoded)
@@ -63,30 +63,21 @@ struct TokenRedaction {
         return redacted
     }
 
-    /// Replaces every occurrence of the token in `bytes` with `marker` (cut or padded with `*` to
+    /// Replaces every occurrence of the token in `bytes` with ``marker`` (cut or padded with `*` to
     /// the token's length when `keepingLength`); whether there was one.
-    private func overwrite(_ bytes: inout [UInt8], with marker: [UInt8], keepingLength: Bool) -> Bool {
-        guard bytes.count >= token.count else { return false }
-        let replacement: [UInt8] =
+    private func overwrite(_ bytes: inout [UInt8], keepingLength: Bool) -> Bool {
+        let marker = Array(Self.marker.utf8)
+        let replacement =
             keepingLength
             ? Array((marker + [UInt8](repeating: UInt8(ascii: "*"), count: token.count)).prefix(token.count))
             : marker
-        var output: [UInt8] = []
         var found = false
-        var index = 0
-        while index < bytes.count {
-            if bytes.count - index >= token.count, bytes[index] == token[0],
-                bytes[index..<index + token.count].elementsEqual(token)
-            {
-                output.append(contentsOf: replacement)
-                index += token.count
-                found = true
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
+        var searchFrom = bytes.startIndex
+        while let range = bytes[searchFrom...].firstRange(of: token) {
+            bytes.replaceSubrange(range, with: replacement)
+            searchFrom = range.lowerBound + replacement.count
+            found = true
         }
-        if found { bytes = output }
         return found
     }
 }

@@ -35,29 +35,15 @@ extension WireScanner {
         _ schema: WireSchema, _ range: Range<Int>, segments: inout PathSegments, depth: Int,
         into found: inout [UnknownFieldLocation]
     ) throws(CodecError) {
-        guard depth <= options.maxNestingDepth else {
-            throw CodecError(
-                code: .nestingTooDeep,
-                message: "messages nest deeper than \(options.maxNestingDepth) levels",
-                byteOffset: range.lowerBound
-            )
-        }
+        // The path is filled in by the caller, from the segments left as they were.
+        guard depth <= options.maxNestingDepth else { throw nestingTooDeep(at: range.lowerBound, path: "") }
         var position = range.lowerBound
         var occurrences: [Int: Int] = [:]
         while position < range.upperBound {
             let tagOffset = position
             let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: "")
-            if wireType == .endGroup {
-                throw CodecError(
-                    code: .unmatchedEndGroup,
-                    message: "end-group tag for field \(number) with no group open",
-                    byteOffset: tagOffset,
-                    fieldNumber: number
-                )
-            }
-            let field = schema.field(number: number)
-            let packed = field.map { $0.isRepeated && $0.kind.isPackable && wireType == .lengthDelimited } ?? false
-            guard let field, wireType == field.kind.wireType || packed else {
+            if wireType == .endGroup { throw Self.unopenedGroupEnd(number, at: tagOffset, path: nil) }
+            guard let field = schema.field(number: number), field.accepts(wireType) else {
                 found.append(
                     UnknownFieldLocation(path: Self.path(segments), fieldNumber: number, byteOffset: tagOffset))
                 try skipValue(wireType, number: number, at: &position, limit: range.upperBound, path: "", depth: depth)

@@ -44,14 +44,7 @@ struct WireScanner {
     // MARK: Checking
 
     private func check(_ schema: WireSchema, _ range: Range<Int>, path: String, depth: Int) throws(CodecError) -> Bool {
-        guard depth <= options.maxNestingDepth else {
-            throw CodecError(
-                code: .nestingTooDeep,
-                message: "messages nest deeper than \(options.maxNestingDepth) levels",
-                byteOffset: range.lowerBound,
-                fieldPath: path
-            )
-        }
+        guard depth <= options.maxNestingDepth else { throw nestingTooDeep(at: range.lowerBound, path: path) }
         var needsRewrite = false
         var position = range.lowerBound
         var occurrences: [Int: Int] = [:]
@@ -60,15 +53,7 @@ struct WireScanner {
         while position < range.upperBound {
             let tagOffset = position
             let (number, wireType) = try readTag(at: &position, limit: range.upperBound, path: path)
-            if wireType == .endGroup {
-                throw CodecError(
-                    code: .unmatchedEndGroup,
-                    message: "end-group tag for field \(number) with no group open",
-                    byteOffset: tagOffset,
-                    fieldNumber: number,
-                    fieldPath: path
-                )
-            }
+            if wireType == .endGroup { throw Self.unopenedGroupEnd(number, at: tagOffset, path: path) }
             if number == Int(Self.wrapperFieldNumber) { needsRewrite = true }
             guard let field = schema.field(number: number) else {
                 if wireType == .startGroup { needsRewrite = true }
@@ -76,8 +61,7 @@ struct WireScanner {
                     wireType, number: number, at: &position, limit: range.upperBound, path: path, depth: depth)
                 continue
             }
-            let packed = field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited
-            guard wireType == field.kind.wireType || packed else {
+            guard field.accepts(wireType) else {
                 // Google's parsers keep such a field as unknown; protobuf-c refuses it.
                 needsRewrite = true
                 try skipValue(
@@ -120,6 +104,27 @@ struct WireScanner {
             position = body.upperBound
         }
         return needsRewrite
+    }
+
+    /// A message nested deeper than the options allow, found at `offset` inside `path`.
+    func nestingTooDeep(at offset: Int, path: String) -> CodecError {
+        CodecError(
+            code: .nestingTooDeep,
+            message: "messages nest deeper than \(options.maxNestingDepth) levels",
+            byteOffset: offset,
+            fieldPath: path
+        )
+    }
+
+    /// An end-group tag for field `number` at `offset` with no group open.
+    static func unopenedGroupEnd(_ number: Int, at offset: Int, path: String?) -> CodecError {
+        CodecError(
+            code: .unmatchedEndGroup,
+            message: "end-group tag for field \(number) with no group open",
+            byteOffset: offset,
+            fieldNumber: number,
+            fieldPath: path
+        )
     }
 
     func readTag(at position: inout Int, limit: Int, path: String) throws(CodecError) -> (Int, WireType) {
@@ -385,11 +390,7 @@ struct WireScanner {
             let tagEnd = position
             let field = schema.field(number: number)
             var fits = false
-            if let field, number != Int(Self.wrapperFieldNumber) {
-                fits =
-                    wireType == field.kind.wireType
-                    || (field.isRepeated && field.kind.isPackable && wireType == .lengthDelimited)
-            }
+            if let field, number != Int(Self.wrapperFieldNumber) { fits = field.accepts(wireType) }
             if fits, let field, case .message(let nested) = field.kind, nested().isMapEntry {
                 // An entry with anything but its key and value stays whole, as an unknown field.
                 let body = try readLength(at: &position, limit: range.upperBound, number: number, path: "")

@@ -35,6 +35,12 @@ struct WireSchema: Sendable {
         var name: String
         var kind: Kind
         var isRepeated: Bool
+
+        /// Whether decoding reads this field from a value of `wireType`: its kind's own, or a
+        /// packed run for a repeated scalar. Google's parsers keep any other as an unknown field.
+        func accepts(_ wireType: WireType) -> Bool {
+            wireType == kind.wireType || (isRepeated && kind.isPackable && wireType == .lengthDelimited)
+        }
     }
 
     var messageName: String

@@ -124,7 +124,9 @@ final class ConnectionManager: Sendable {
         } catch let error as FleetEngineError {
             throw error
         } catch {
-            throw FleetEngineError(code: .unavailable, message: "\(error)", origin: .connection(requestSent: false))
+            throw FleetEngineError(
+                code: .unavailable, message: ConnectionFailureText.describe(error),
+                origin: .connection(requestSent: false), cause: error)
         }
     }
 

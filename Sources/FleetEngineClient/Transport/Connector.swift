@@ -152,7 +152,7 @@ struct Connector: Sendable {
         } catch {
             throw FleetEngineError(
                 code: .unavailable,
-                message: "cannot connect to \(endpoint): \(error)",
+                message: "cannot connect to \(endpoint): " + ConnectionFailureText.describe(error),
                 origin: .connection(requestSent: false),
                 cause: error
             )

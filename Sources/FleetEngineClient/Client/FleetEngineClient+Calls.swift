@@ -59,6 +59,9 @@ extension FleetEngineClient {
         let routing = "provider_id=providers%2F" + Self.percentEncoded(target.providerID)
         // The token of the last attempt, which a refresh names as the one refused.
         var sentToken: String?
+        // The first retried attempt of a write that the server may have carried out, which the
+        // call's final error then mentions (a CreateTrip's ALREADY_EXISTS may be its own doing).
+        var unsettled: (attempt: Int, error: FleetEngineError)?
         while true {
             attempt += 1
             let outcome: Result<Response, FleetEngineError>
@@ -100,8 +103,9 @@ extension FleetEngineClient {
                     logger.debug(
                         "call failed",
                         metadata: ["method": "\(target.method)", "attempts": "\(attempt)", "error": "\(error)"])
-                    throw error
+                    throw Self.noting(unsettled, in: error, method: target.method)
                 }
+                if !target.isRead, error.requestWasProcessed, unsettled == nil { unsettled = (attempt, error) }
                 logger.debug(
                     "retrying",
                     metadata: [
@@ -114,6 +118,28 @@ extension FleetEngineClient {
                 }
             }
         }
+    }
+
+    /// `error` with a note when an earlier attempt of this write may have been carried out: the
+    /// server answered it with a retryable status, or its answer was lost. A retried CreateTrip
+    /// whose first answer was lost can end with ALREADY_EXISTS for the trip it created itself, and
+    /// a caller reading only the last attempt's status would take the trip for someone else's.
+    static func noting(
+        _ earlier: (attempt: Int, error: FleetEngineError)?, in error: FleetEngineError, method: GRPCMethodPath
+    ) -> FleetEngineError {
+        guard let (attempt, earlierError) = earlier else { return error }
+        let what =
+            switch earlierError.origin {
+            case .connection: "was sent and its answer lost"
+            case .streamReset(let code): "was sent and then reset by the server (\(code))"
+            default: "ended with \(earlierError.code) (\(earlierError.message))"
+            }
+        var noted = error
+        noted.message += "; attempt \(attempt) of this call \(what), so the server may have carried it out"
+        if method == .createTrip, error.code.effective == .alreadyExists {
+            noted.message += ": this call itself may have created the trip"
+        }
+        return noted
     }
 
     static let cancelledError = FleetEngineError(

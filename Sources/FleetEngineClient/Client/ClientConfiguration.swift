@@ -22,6 +22,10 @@ public struct ClientConfiguration: Sendable {
     /// The `user-agent` sent with every call, before the gRPC part gRPC asks for.
     public var userAgent: String
     /// The largest response message accepted; larger ones fail the call with RESOURCE_EXHAUSTED.
+    ///
+    /// A decoded message can take up to several hundred times its wire size in memory (a
+    /// response of nothing but empty trips: about 750 times), so this also bounds what one call
+    /// can make the process hold; lower it against a server you do not trust.
     public var maxResponseMessageSize: Int
     /// How long a connection attempt may take, TCP and TLS and the server's SETTINGS together.
     public var connectTimeout: Duration

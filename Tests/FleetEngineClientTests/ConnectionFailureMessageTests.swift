@@ -1,10 +1,11 @@
-import FleetEngineClient
 import FleetEngineEmulator
 import FleetEngineStatus
 import NIOCore
 import NIOPosix
 import NIOSSL
 import Testing
+
+@testable import FleetEngineClient
 
 @Suite("A connection that fails says why in words, without swift-nio-ssl's build paths; the cause is kept as is")
 struct ConnectionFailureMessageTests {
@@ -63,6 +64,14 @@ struct ConnectionFailureMessageTests {
             #expect(error.message.contains("did not answer in TLS"))
             #expect(!Self.holdsSourcePath(error.message), "\(error.message)")
         }
+    }
+
+    @Test("swift-nio-ssl's own stack entries (EOF during the handshake) keep their text, trimmed")
+    func syntheticStackEntry() {
+        #expect(ConnectionFailureText.reason(of: .eofDuringHandshake) == "EOF during handshake")
+        #expect(
+            ConnectionFailureText.describe(NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])))
+                == "TLS handshake failed: EOF during handshake")
     }
 
     @Test("nothing listening: each address tried and the system's reason, not NIO's structure names")

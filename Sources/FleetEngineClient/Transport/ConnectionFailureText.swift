@@ -69,12 +69,18 @@ enum ConnectionFailureText {
 
     /// The reason in one entry of BoringSSL's error stack. Its description is `Error: CODE
     /// error:HEX:LIBRARY:FUNCTION:REASON at PATH:LINE`; the reason is the last field before ` at `,
-    /// the path and line (where BoringSSL was compiled) are left out.
+    /// the path and line (where BoringSSL was compiled) are left out. swift-nio-ssl's own entries
+    /// read `Error:  EOF during handshake`: their text after `Error:`.
     static func reason(of entry: BoringSSLInternalError) -> String {
         var text = Substring(entry.description)
-        if let marker = text.range(of: " error:") { text = text[marker.upperBound...] }
-        if let position = text.range(of: " at ") { text = text[..<position.lowerBound] }
-        return String(text.split(separator: ":", omittingEmptySubsequences: false).last ?? text)
+        if let marker = text.range(of: " error:") {
+            text = text[marker.upperBound...]
+            if let position = text.range(of: " at ") { text = text[..<position.lowerBound] }
+            text = text.split(separator: ":", omittingEmptySubsequences: false).last ?? text
+        } else if text.hasPrefix("Error:") {
+            text = text.dropFirst("Error:".count)
+        }
+        return String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 
     private static func describe(_ error: NIOConnectionError) -> String {

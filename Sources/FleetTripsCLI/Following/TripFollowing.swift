@@ -27,15 +27,29 @@ struct TripFollowing {
     /// Follows every trip over `client`, writing events to `output` in the order they arrive
     /// (each trip's in its own order), and returns once every trip ended (COMPLETE or CANCELED).
     /// A trip given more than once, by id or by name, is followed once.
+    ///
+    /// An event is taken from the library only once the one before is written (``EventHandoff``),
+    /// so memory stays bounded while `output` blocks: the events waiting are the library's, at most
+    /// 10,000 per trip and kind (``TripModelOptions/updatesBufferLimit``), and a trip whose events
+    /// would pass that ends the run with RESOURCE_EXHAUSTED naming it, after every event before was
+    /// written.
+    ///
+    /// - Throws: the library's ``FleetEngineError`` that ended a trip's events (RESOURCE_EXHAUSTED
+    ///   for one whose output fell behind), or what `output` throws.
     func run(client: FleetEngineClient, output: inout some ByteSink) async throws {
         let service = TripService(
-            client: client, providerID: providerID,
-            defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
+            client: client, providerID: providerID, defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
+        try await run(service: service, output: &output)
+    }
+
+    /// Follows every trip with `service`, which this runs (it must not be running already), as
+    /// ``run(client:output:)`` does; its models' options say how often and how many events may wait.
+    func run(service: TripService, output: inout some ByteSink) async throws {
         // A trip named twice (or by its id and by its full name) is one model; following it twice
         // would print each of its events twice.
         var seen = Set<String>()
         let models = names.map { service.tripModel(for: $0) }.filter { seen.insert($0.name).inserted }
-        let (events, sink) = AsyncThrowingStream.makeStream(of: (String, Line).self)
+        let events = EventHandoff<(String, Line)>()
         // Each listener says when it is registered; the service runs only once all are, so none
         // misses the first refresh's events (a model does not replay what it delivered before).
         let (registered, registration) = AsyncStream.makeStream(of: Void.self)
@@ -48,24 +62,22 @@ struct TripFollowing {
                             if progress {
                                 let monitor = TripProgressMonitor(model: model)
                                 followers.addTask {
-                                    var iterator = monitor.events.makeAsyncIterator()
-                                    registration.yield()
-                                    while let event = try await iterator.next() {
-                                        sink.yield((model.name, .progress(event)))
-                                    }
+                                    try await Self.forward(
+                                        monitor.events, of: model, kind: "progress", to: events,
+                                        registration: registration, as: Line.progress)
                                 }
                             }
                             followers.addTask {
-                                var iterator = model.updates.makeAsyncIterator()
-                                registration.yield()
-                                while let event = try await iterator.next() { sink.yield((model.name, .trip(event))) }
+                                try await Self.forward(
+                                    model.updates, of: model, kind: "trip", to: events,
+                                    registration: registration, as: Line.trip)
                             }
                         }
                         try await followers.waitForAll()
                     }
-                    sink.finish()
+                    events.finish()
                 } catch {
-                    sink.finish(throwing: error)
+                    events.finish(throwing: error)
                 }
             }
             var waiting = models.count * (progress ? 2 : 1)
@@ -77,7 +89,8 @@ struct TripFollowing {
             }
             group.addTask { await service.run() }
             do {
-                for try await (name, line) in events {
+                while let next = try await events.next() {
+                    let (name, line) = next
                     switch line {
                     case .trip(let event):
                         let line = TripEventLine(trip: name, event: event)
@@ -88,11 +101,39 @@ struct TripFollowing {
                     }
                 }
             } catch {
+                // The senders waiting would otherwise wait for this loop for ever.
+                events.close()
                 service.beginGracefulShutdown()
                 throw error
             }
             service.beginGracefulShutdown()
             try await group.waitForAll()
+        }
+    }
+
+    /// Hands `sequence`'s events to `events`, each once the one before was taken, after saying on
+    /// `registration` that its listener is registered.
+    ///
+    /// - Throws: what ends `sequence`; its RESOURCE_EXHAUSTED, which says the library held as many
+    ///   events as `model`'s options let it while the output had not taken them, in follow's words.
+    private static func forward<Events: AsyncSequence>(
+        _ sequence: Events, of model: TripModel, kind: String, to events: EventHandoff<(String, Line)>,
+        registration: AsyncStream<Void>.Continuation, as line: (Events.Element) -> Line
+    ) async throws where Events.Failure == FleetEngineError {
+        let trip = model.name
+        var iterator = sequence.makeAsyncIterator()
+        registration.yield()
+        do {
+            while let event = try await iterator.next() {
+                try await events.send((trip, line(event)))
+            }
+        } catch let error as FleetEngineError where error.code == .resourceExhausted {
+            throw FleetEngineError(
+                code: .resourceExhausted,
+                message:
+                    "\(max(1, model.options.updatesBufferLimit)) \(kind) events of \(trip) waited to be written, the most follow holds for one "
+                    + "trip: its output is not read as fast as the trip changes",
+                cause: error)
         }
     }
 }

@@ -60,8 +60,9 @@ struct FollowBlockedOutputTests {
                 let model = service.tripModel(for: name)
                 async let outcome: (any Error)? = {
                     var output = GatedOutput(gate: gate)
+                    var notices: [UInt8] = []
                     do {
-                        try await following.run(service: service, output: &output)
+                        try await following.run(service: service, output: &output, notices: &notices)
                         return nil
                     } catch {
                         return error

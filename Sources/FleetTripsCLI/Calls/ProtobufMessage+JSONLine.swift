@@ -14,4 +14,31 @@ extension ProtobufMessage {
                 code: .invalidMessage, message: "the \(Self.protoMessageName) received has no JSON form", cause: error)
         }
     }
+
+    /// Writes ``jsonLine()`` to `output`, then, when the message holds fields its schema does not
+    /// define, the note `fleettrips decode` writes for them to `notices`: proto3 JSON has no place
+    /// for them, and leaving them out must not be silent.
+    ///
+    /// - Parameter context: the message, in words: `the trip providers/p/trips/t GetTrip returned`.
+    func writeJSONLine(
+        to output: inout some ByteSink, notices: inout some ByteSink, context: @autoclosure () -> String
+    ) throws(FleetTripsError) {
+        try output.write(try jsonLine())
+        if let notice = unknownFieldsNotice(context: context()) { try notices.write(notice) }
+    }
+
+    /// The note `fleettrips decode` writes for a message whose JSON leaves fields out, for a
+    /// message a command received; nil when it holds no field its schema does not define.
+    ///
+    /// The codec keeps such fields (on each message that held them) and writes them back when the
+    /// message is encoded: they are found in that encoding, named by message and field number, but
+    /// not by byte offset, as the encoding puts them after the known fields, where the bytes that
+    /// came need not have had them.
+    func unknownFieldsNotice(context: String) -> [UInt8]? {
+        // The codec's own encoding of one of its own types always scans.
+        guard let unknown = try? Self.unknownFieldLocations(in: serializedBytes()), !unknown.isEmpty else {
+            return nil
+        }
+        return Array(MessageDecoder.notice(unknown, context: context, type: Self.protoMessageName, offsets: false).utf8)
+    }
 }

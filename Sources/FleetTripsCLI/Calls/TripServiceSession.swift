@@ -42,10 +42,19 @@ public struct TripServiceSession: Sendable {
         errorOutput: inout some ByteSink,
         _ body: (FleetEngineClient) async throws -> Void
     ) async throws {
+        try await run(errorOutput: &errorOutput) { client, _ in try await body(client) }
+    }
+
+    /// Runs `body` as ``run(errorOutput:_:)`` does, handing it `errorOutput` too, for the notes a
+    /// command writes there while it goes on (fields the JSON it prints cannot show).
+    public func run<ErrorOutput: ByteSink>(
+        errorOutput: inout ErrorOutput,
+        _ body: (FleetEngineClient, inout ErrorOutput) async throws -> Void
+    ) async throws {
         do {
             try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenSource.tokenProvider) {
                 client in
-                try await body(client)
+                try await body(client, &errorOutput)
             }
         } catch {
             try errorOutput.write(report(FleetEngineError(converting: error)))

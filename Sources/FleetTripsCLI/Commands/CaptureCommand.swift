@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineCapture
+import FleetEngineCodec
 import FleetEngineStatus
 
 /// `fleettrips capture`: a packet capture (or raw HTTP/2) of Fleet Engine gRPC traffic in, one JSON
@@ -22,7 +23,9 @@ public struct CaptureCommand: ParsableCommand {
             decoding goes on after them. A capture that began mid-connection still yields its DATA: the \
             method is inferred from the messages (or taken from --method) and marked "methodInferred". \
             After missing bytes, a call whose header blocks named HPACK table entries from before them \
-            is marked "headersUncertain": its method and status are likely right, not certain.
+            is marked "headersUncertain": its method and status are likely right, not certain. A message \
+            holding fields its type does not define, which proto3 JSON cannot show, gets a note on standard \
+            error saying how many and where.
             """
     )
 
@@ -136,8 +139,17 @@ public struct CaptureCommand: ParsableCommand {
         }
     }
 
-    /// Decodes the input as the arguments say and writes the lines to `output`.
+    /// Decodes the input as the arguments say and writes the lines to `output`, and to standard
+    /// error the notes of ``run(output:notices:)``.
     public func run(output: inout some ByteSink) throws {
+        var notices = StandardError()
+        try run(output: &output, notices: &notices)
+    }
+
+    /// Decodes the input as the arguments say and writes the lines to `output`; a message that
+    /// holds fields its schema does not define, which its JSON cannot show, gets a `note:` line on
+    /// `notices`, as `fleettrips decode` writes.
+    public func run(output: inout some ByteSink, notices: inout some ByteSink) throws {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
@@ -154,6 +166,9 @@ public struct CaptureCommand: ParsableCommand {
                 counts.add(kept)
             } else {
                 try renderer.submit(kept) { try output.write($0) }
+                for record in kept {
+                    if let notice = Self.unknownFieldsNotice(record) { try notices.write(notice) }
+                }
             }
         }
         do {
@@ -197,6 +212,21 @@ public struct CaptureCommand: ParsableCommand {
             }
             try emit(decoder.finish())
         }
+    }
+
+    /// The note for a message decoded with its schema that holds fields the schema does not define,
+    /// with their byte offsets in the message; nil for any other record.
+    static func unknownFieldsNotice(_ record: CaptureRecord) -> [UInt8]? {
+        guard case .message(let captured) = record, let message = captured.message else { return nil }
+        let type = Swift.type(of: message)
+        // The payload decoded with this schema, so its structure scans.
+        guard let unknown = try? type.unknownFieldLocations(in: captured.payload), !unknown.isEmpty else {
+            return nil
+        }
+        let context =
+            "the \(captured.direction.rawValue) message of stream \(captured.streamID) on connection "
+            + "\(captured.connection.id) (DATA frame at byte \(captured.byteOffset) of the input)"
+        return Array(MessageDecoder.notice(unknown, context: context, type: type.protoMessageName).utf8)
     }
 
     /// Runs the command, writing to standard output.

@@ -66,8 +66,8 @@ public struct DemoCommand: TripServiceCommand {
                 format: jsonLines ? .json : .human, progress: progress)
             let session = TripServiceSession(
                 configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: jsonLines)
-            try await session.run(errorOutput: &errorOutput) { client in
-                try await following.run(client: client, output: &output)
+            try await session.run(errorOutput: &errorOutput) { client, notices in
+                try await following.run(client: client, output: &output, notices: &notices)
             }
         }
     }

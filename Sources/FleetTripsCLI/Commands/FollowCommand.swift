@@ -13,7 +13,9 @@ public struct FollowCommand: TripServiceCommand {
             "message"), tripStatus, remainingDistance ("remainingDistanceMeters"), activeRoute, vehicleLocation, \
             pickupLocation, dropoffLocation, pickupETA, dropoffETA, remainingWaypoints, intermediateDestinations, \
             activeRouteTraffic, or updateFailed (with "error": "code", "name", "family", "message", ...). A failed \
-            refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED.
+            refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED. A \
+            trip holding fields the schema does not define, which its "message" cannot show, gets a "note:" \
+            line on standard error (again only when they change).
             """
     )
 
@@ -92,9 +94,9 @@ public struct FollowCommand: TripServiceCommand {
             format: human ? .human : .json, progress: progress)
         var outputFailure: FleetTripsError?
         let reportsJSON = connection.json
-        try await connection.session().run(errorOutput: &errorOutput) { client in
+        try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             do {
-                try await following.run(client: client, output: &output)
+                try await following.run(client: client, output: &output, notices: &notices)
             } catch let error as FleetTripsError where error.code == .unwritableOutput && !reportsJSON {
                 // As text, the session would explain it as gRPC's UNKNOWN, a fault of the service.
                 outputFailure = error

@@ -23,8 +23,9 @@ public struct GetCommand: TripServiceCommand {
     /// Gets the trip and writes it to `output`; a failure goes to `errorOutput`
     /// (``TripServiceSession/run(errorOutput:_:)``).
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
-        try await connection.session().run(errorOutput: &errorOutput) { client in
-            try output.write(try await client.getTrip(named: name).jsonLine())
+        try await connection.session().run(errorOutput: &errorOutput) { client, notices in
+            let trip = try await client.getTrip(named: name)
+            try trip.writeJSONLine(to: &output, notices: &notices, context: "the trip \(trip.name) GetTrip returned")
         }
     }
 }

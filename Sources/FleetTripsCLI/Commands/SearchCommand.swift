@@ -54,9 +54,10 @@ public struct SearchCommand: TripServiceCommand {
     /// `errorOutput` (``TripServiceSession/run(errorOutput:_:)``).
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let request = request
-        try await connection.session().run(errorOutput: &errorOutput) { client in
+        try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             for try await trip in client.searchTrips(request) {
-                try output.write(try trip.jsonLine())
+                try trip.writeJSONLine(
+                    to: &output, notices: &notices, context: "the trip \(trip.name) SearchTrips returned")
             }
         }
     }

@@ -60,8 +60,9 @@ public struct UpdateCommand: TripServiceCommand {
     /// (``TripServiceSession/run(errorOutput:_:)``).
     public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let request = try makeRequest()
-        try await connection.session().run(errorOutput: &errorOutput) { client in
-            try output.write(try await client.updateTrip(request).jsonLine())
+        try await connection.session().run(errorOutput: &errorOutput) { client, notices in
+            let trip = try await client.updateTrip(request)
+            try trip.writeJSONLine(to: &output, notices: &notices, context: "the trip \(trip.name) UpdateTrip returned")
         }
     }
 }

@@ -34,17 +34,22 @@ struct TripFollowing {
     /// would pass that ends the run with RESOURCE_EXHAUSTED naming it, after every event before was
     /// written.
     ///
+    /// As JSON, a trip that holds fields the schema does not define, which the `message` of its
+    /// `tripUpdated` lines cannot show, gets a `note:` line on `notices` as `fleettrips decode`
+    /// writes, when they first appear and whenever they change.
+    ///
     /// - Throws: the library's ``FleetEngineError`` that ended a trip's events (RESOURCE_EXHAUSTED
     ///   for one whose output fell behind), or what `output` throws.
-    func run(client: FleetEngineClient, output: inout some ByteSink) async throws {
+    func run(client: FleetEngineClient, output: inout some ByteSink, notices: inout some ByteSink) async throws {
         let service = TripService(
             client: client, providerID: providerID, defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
-        try await run(service: service, output: &output)
+        try await run(service: service, output: &output, notices: &notices)
     }
 
     /// Follows every trip with `service`, which this runs (it must not be running already), as
-    /// ``run(client:output:)`` does; its models' options say how often and how many events may wait.
-    func run(service: TripService, output: inout some ByteSink) async throws {
+    /// ``run(client:output:notices:)`` does; its models' options say how often and how many events
+    /// may wait.
+    func run(service: TripService, output: inout some ByteSink, notices: inout some ByteSink) async throws {
         // A trip named twice (or by its id and by its full name) is one model; following it twice
         // would print each of its events twice.
         var seen = Set<String>()
@@ -88,6 +93,8 @@ struct TripFollowing {
                 }
             }
             group.addTask { await service.run() }
+            // The last note of each trip: the same fields are not noted again at every refresh.
+            var noted: [String: [UInt8]] = [:]
             do {
                 while let next = try await events.next() {
                     let (name, line) = next
@@ -95,6 +102,11 @@ struct TripFollowing {
                     case .trip(let event):
                         let line = TripEventLine(trip: name, event: event)
                         try output.write(format == .json ? try line.json() : line.human())
+                        if format == .json, case .tripUpdated(let trip, _) = event {
+                            let notice = trip.unknownFieldsNotice(context: "the trip \(name) of a tripUpdated line")
+                            if let notice, noted[name] != notice { try notices.write(notice) }
+                            noted[name] = notice
+                        }
                     case .progress(let event):
                         let line = ProgressEventLine(trip: name, event: event)
                         try output.write(format == .json ? try line.json() : line.human())

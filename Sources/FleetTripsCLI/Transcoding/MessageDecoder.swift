@@ -141,11 +141,16 @@ public struct MessageDecoder: Sendable {
     }
 
     /// `note: message 2 (…) holds 4 fields maps.fleetengine.v1.Trip does not define, which its JSON
-    /// cannot show: field 99 of … at byte 3; …; and 1 more`, and a line feed.
-    static func notice(_ unknown: [UnknownFieldLocation], context: String, type: String) -> String {
+    /// cannot show: field 99 of … at byte 3; …; and 1 more`, and a line feed; without `offsets`,
+    /// each location is only `field 99 of …`.
+    static func notice(
+        _ unknown: [UnknownFieldLocation], context: String, type: String, offsets: Bool = true
+    ) -> String {
         let count = unknown.count == 1 ? "a field" : "\(unknown.count) fields"
         var text = "note: \(context) holds \(count) \(type) does not define, which its JSON cannot show: "
-        text += unknown.prefix(noticedLocations).map(\.description).joined(separator: "; ")
+        text += unknown.prefix(noticedLocations)
+            .map { offsets ? $0.description : "field \($0.fieldNumber) of \($0.path)" }
+            .joined(separator: "; ")
         if unknown.count > noticedLocations { text += "; and \(unknown.count - noticedLocations) more" }
         return text + "\n"
     }

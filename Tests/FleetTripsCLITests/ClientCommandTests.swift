@@ -63,6 +63,15 @@ struct ClientCommandTests {
 
     static func name(_ tripID: String) -> String { "providers/\(provider)/trips/\(tripID)" }
 
+    /// Creates trip `tripID` of ``provider`` from ``newTripJSON`` in the emulator, without gRPC.
+    static func createNewTrip(_ tripID: String, in emulator: FleetEngineEmulator) throws {
+        var create = CreateTripRequest()
+        create.parent = "providers/\(provider)"
+        create.tripID = tripID
+        create.trip = try Trip(jsonString: newTripJSON)
+        _ = try emulator.service.createTrip(create)
+    }
+
     /// The trip the emulator holds, as GetTrip answers without gRPC.
     static func stored(_ tripID: String, in emulator: FleetEngineEmulator) throws -> Trip {
         var request = GetTripRequest()

@@ -32,11 +32,7 @@ struct FollowBlockedOutputTests {
         .timeLimit(.minutes(10)))
     func blockedOutputEndsWithResourceExhausted() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            var create = CreateTripRequest()
-            create.parent = "providers/\(ClientCommandTests.provider)"
-            create.tripID = "blocked"
-            create.trip = try Trip(jsonString: ClientCommandTests.newTripJSON)
-            _ = try emulator.service.createTrip(create)
+            try ClientCommandTests.createNewTrip("blocked", in: emulator)
             let name = ClientCommandTests.name("blocked")
             let port = try await emulator.listeningPort()
             let command = try #require(

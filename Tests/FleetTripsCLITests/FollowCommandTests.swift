@@ -54,22 +54,7 @@ struct FollowCommandTests {
                     try CommandRunner.parse(
                         ["follow"] + names + ["--interval", "0.05", "--deadline", ClientCommandTests.callDeadline]
                             + ClientCommandTests.connection(port) + (json ? ["--json"] : [])) as? FollowCommand)
-                var output = ClosedOutput()
-                var errorOutput: [UInt8] = []
-                var thrown: (any Error)?
-                do { try await command.run(output: &output, errorOutput: &errorOutput) } catch { thrown = error }
-                let report = String(decoding: errorOutput, as: UTF8.self)
-                if json {
-                    // --json keeps its promise of one JSON object on standard error.
-                    let object = try #require(try Self.objects(report).first)
-                    #expect(
-                        object["message"] as? String
-                            == "unwritable output: cannot write to standard output: Broken pipe")
-                } else {
-                    #expect(report == "")
-                    #expect((thrown as? FleetTripsError)?.code == .unwritableOutput)
-                    #expect(CommandRunner.report(for: try #require(thrown)).exitCode == 1)
-                }
+                try await UnwritableCallOutputTests.expectOutputFailureReported(command, json: json)
             }
         }
     }

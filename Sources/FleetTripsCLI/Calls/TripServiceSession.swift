@@ -32,12 +32,14 @@ public struct TripServiceSession: Sendable {
     /// Runs `body` with a client whose connection lives as long as `body` runs.
     ///
     /// Whatever `body` or the client throws becomes a ``FleetEngineError``
-    /// (``FleetEngineError/init(converting:)``: a failure of this tool's own, such as output that
-    /// cannot be written, is UNKNOWN), is written to `errorOutput`, and ends the command with
-    /// ``failureExitCode``.
+    /// (``FleetEngineError/init(converting:)``: a failure of this tool's own is UNKNOWN), is
+    /// written to `errorOutput`, and ends the command with ``failureExitCode``; but for output that
+    /// cannot be written, which as text is thrown as it is, the tool's own failure rather than a
+    /// status of Fleet Engine's (with ``reportsJSON`` it stays the one JSON object promised).
     ///
-    /// - Throws: `ExitCode(failureExitCode)` after reporting a failure; a ``FleetTripsError`` when
-    ///   the report itself cannot be written.
+    /// - Throws: `ExitCode(failureExitCode)` after reporting a failure;
+    ///   ``FleetTripsError/Code/unwritableOutput`` without ``reportsJSON``, when the output or the
+    ///   report itself cannot be written.
     public func run(
         errorOutput: inout some ByteSink,
         _ body: (FleetEngineClient) async throws -> Void
@@ -56,6 +58,10 @@ public struct TripServiceSession: Sendable {
                 client in
                 try await body(client, &errorOutput)
             }
+        } catch let error as FleetTripsError where error.code == .unwritableOutput && !reportsJSON {
+            // The tool's own failure (its reader is gone, as after `| head -1`): explained as a
+            // status, it would be gRPC's UNKNOWN, a fault of the service to retry later.
+            throw error
         } catch {
             try errorOutput.write(report(FleetEngineError(converting: error)))
             throw ExitCode(Self.failureExitCode)

@@ -92,16 +92,8 @@ public struct FollowCommand: TripServiceCommand {
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .seconds(interval),
             format: human ? .human : .json, progress: progress)
-        var outputFailure: FleetTripsError?
-        let reportsJSON = connection.json
         try await connection.session().run(errorOutput: &errorOutput) { client, notices in
-            do {
-                try await following.run(client: client, output: &output, notices: &notices)
-            } catch let error as FleetTripsError where error.code == .unwritableOutput && !reportsJSON {
-                // As text, the session would explain it as gRPC's UNKNOWN, a fault of the service.
-                outputFailure = error
-            }
+            try await following.run(client: client, output: &output, notices: &notices)
         }
-        if let outputFailure { throw outputFailure }
     }
 }

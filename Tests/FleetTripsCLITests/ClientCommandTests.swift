@@ -398,7 +398,7 @@ struct ClientCommandTests {
     }
 
     @Test(
-        "the token options exclude each other, and none may be empty",
+        "the token options exclude each other, none may be empty, and a --token must be one HTTP/2 can send",
         arguments: [
             (["--token", "a", "--token-file", "f"], "give at most one of --token, --token-file and --token-command"),
             (
@@ -415,6 +415,17 @@ struct ClientCommandTests {
             ),
             (["--token", ""], "--token is empty; leave it out to send no token"),
             (["--token-command", " "], "--token-command needs a command"),
+            // As `--token "$(cat token.txt)"` gives it from a file with CRLF line ends.
+            (
+                ["--token", "eyJ.a.b\r"],
+                #"--token cannot be sent as a bearer token: the value of metadata "authorization" has byte 0xd at "#
+                    + "byte 7; only printable ASCII is allowed"
+            ),
+            (
+                ["--token", "eyJ.é"],
+                #"--token cannot be sent as a bearer token: the value of metadata "authorization" has byte 0xc3 at "#
+                    + "byte 4; only printable ASCII is allowed"
+            ),
         ])
     func tokenRejections(arguments: [String], message: String) {
         let report = Self.rejection(["get", Self.name("t-1")] + arguments)

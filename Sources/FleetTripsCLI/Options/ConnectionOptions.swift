@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineClient
+import FleetEngineWire
 
 /// The options every client command shares: where Fleet Engine is, how to reach it, the token,
 /// the deadline, and how failures are reported.
@@ -52,14 +53,25 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     public init() {}
 
-    /// Refuses more than one token option, an empty token or command, an endpoint that is not
-    /// `host:port`, and a deadline that is not a positive number.
+    /// Refuses more than one token option, an empty token or command, a `--token` that cannot be
+    /// sent in a header (a control character, a byte outside ASCII: the error names the byte and
+    /// its position, never the token), an endpoint that is not `host:port`, and a deadline that is
+    /// not a positive number.
     public func validate() throws {
         let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil].filter { $0 }.count
         guard tokenOptions <= 1 else {
             throw ValidationError("give at most one of --token, --token-file and --token-command")
         }
         if token?.isEmpty == true { throw ValidationError("--token is empty; leave it out to send no token") }
+        if let token {
+            // Refused here, as a usage error, rather than by every call as UNAUTHENTICATED with
+            // advice to mint a fresh token.
+            do throws(WireError) {
+                _ = try GRPCCheckedMetadataField(name: "authorization", value: token)
+            } catch {
+                throw ValidationError("--token cannot be sent as a bearer token: \(error.message)")
+            }
+        }
         if tokenFile?.isEmpty == true { throw ValidationError("--token-file needs a path") }
         if let tokenCommand, tokenCommand.allSatisfy(\.isWhitespace) {
             throw ValidationError("--token-command needs a command")

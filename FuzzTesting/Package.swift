@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// libFuzzer targets for the codec and the capture decoder, built with AddressSanitizer. See README.md.
+// libFuzzer targets for the codec, the capture decoder and the gRPC wire layer, built with AddressSanitizer.
+// See README.md.
 import PackageDescription
 
 // SwiftPM names a path dependency after its folder, and a clone's folder can have any name.
@@ -7,6 +8,10 @@ let codecPackage = Context.packageDirectory.split(separator: "/").dropLast().las
 
 /// The capture decoder's library, which every capture fuzzer links.
 let captureLibrary = Target.Dependency.product(name: "FleetEngineCapture", package: codecPackage)
+
+/// The gRPC wire layer and the status it reads, which the wire fuzzers drive.
+let wireLibrary = Target.Dependency.product(name: "FleetEngineWire", package: codecPackage)
+let statusLibrary = Target.Dependency.product(name: "FleetEngineStatus", package: codecPackage)
 
 let package = Package(
     name: "FuzzTesting",
@@ -28,6 +33,15 @@ let package = Package(
         .executableTarget(name: "FuzzPcapNG", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzTCPReassembly", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
         .executableTarget(name: "FuzzHTTP2Frames", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
+        // What the gRPC wire fuzzers share: the script an input is read as, playing it cut three ways.
+        .target(name: "WireFuzzing", dependencies: ["CLibFuzzer", "CaptureFuzzing", wireLibrary, statusLibrary]),
+        .executableTarget(
+            name: "FuzzGRPCResponse",
+            dependencies: ["CaptureFuzzing", "WireFuzzing", wireLibrary, statusLibrary]
+        ),
+        .executableTarget(
+            name: "FuzzGRPCRequest", dependencies: ["CaptureFuzzing", "WireFuzzing", wireLibrary]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -316,6 +316,151 @@ def made_http2_inputs():
         write("FuzzHTTP2Frames", f"{name}-midstream-limits.bin", bytes([0x32]) + client[40 : LIMIT - 1])
 
 
+# --- gRPC wire scripts (FuzzGRPCResponse, FuzzGRPCRequest) ---------------------------------------
+# The format is WireFuzzScript's (Sources/WireFuzzing/WireFuzzScript.swift); field names and values
+# are picked by their index in WireFuzzVocabulary's lists.
+
+RESPONSE_NAMES = {":status": 0, "content-type": 1, "grpc-status": 2, "grpc-message": 3,
+                  "grpc-status-details-bin": 4, "grpc-encoding": 5, "grpc-accept-encoding": 6,
+                  "grpc-retry-pushback-ms": 7, "date": 8, "x-trip-bin": 9}
+REQUEST_NAMES = {":method": 0, ":scheme": 1, ":path": 2, ":authority": 3, "content-type": 4, "te": 5,
+                 "grpc-timeout": 6, "grpc-encoding": 7, "grpc-accept-encoding": 8, "user-agent": 9,
+                 "authorization": 10, "x-goog-request-params": 11, "x-trip-bin": 12}
+SHARED_VALUES = {"application/grpc": 0, "gzip": 3, "deflate": 4, "identity": 5, "gzip,deflate": 7,
+                 "trailers": 10, "0": 11, "14": 12}
+RESPONSE_VALUES = dict(SHARED_VALUES, **{"200": 13, "503": 15, "3": 19, "%E2%9C%93 trip %25 done": 23,
+                                         "1500": 25})
+REQUEST_VALUES = dict(SHARED_VALUES, **{"POST": 13, "https": 15, "/maps.fleetengine.v1.TripService/GetTrip": 17,
+                                        "fleetengine.googleapis.com": 21, "1S": 22, "250m": 23,
+                                        "Bearer abc": 28, "grpc-swift/2": 29})
+
+
+def script_length(data, bits=6):
+    """A literal's length in a value byte's low bits (all set: the next byte adds to them)."""
+    mask = (1 << bits) - 1
+    assert len(data) < mask + 256
+    return (bytes([len(data)]), b"") if len(data) < mask else (bytes([mask]), bytes([len(data) - mask]))
+
+
+def script_field(name, value, names, values, kind=None):
+    """One field: a name of the vocabulary, and a value of it or a literal (kind 1), unpadded (2) or
+    padded (3) base64 of bytes."""
+    out = bytes([names[name]])
+    if kind is None:
+        return out + bytes([values[value]])
+    low, extra = script_length(value)
+    return out + bytes([kind << 6 | low[0]]) + extra + value
+
+
+def script_headers(fields, end_stream=False, without_head=False):
+    return bytes([0x00 | (0x08 if end_stream else 0) | (0x10 if without_head else 0), len(fields)]) + b"".join(fields)
+
+
+def script_message(payload, form=0, end_stream=False, whole=False, corrupt=None, cut=None):
+    """A message the fuzzer frames: form 0 plain, 1 gzip, 2 deflate, 3 flag 1 uncompressed."""
+    flags = form | (0x04 if end_stream else 0) | (0x08 if corrupt else 0) | (0x10 if cut else 0) \
+        | (0x40 if len(payload) > 255 else 0) | (0x80 if whole else 0)
+    length = struct.pack(">H", len(payload)) if len(payload) > 255 else bytes([len(payload)])
+    out = bytes([0x02, flags]) + length + payload
+    if corrupt:
+        out += bytes(corrupt)
+    if cut:
+        out += bytes([cut])
+    return out
+
+
+def script_bomb(fill, exponent, form=1):
+    """A message of `fill` repeated 2 ** exponent times."""
+    return bytes([0x02, form | 0x20, fill, exponent, 0])
+
+
+def script_data(data, end_stream=False):
+    assert len(data) < 15 + 256
+    low = min(len(data), 15)
+    extra = bytes([len(data) - 15]) if low == 15 else b""
+    return bytes([0x01 | (0x08 if end_stream else 0) | low << 4]) + extra + data
+
+
+def proto_field(number, data):
+    return bytes([number << 3 | 2, len(data)]) + data
+
+
+def any_detail(type_name, value):
+    return proto_field(1, b"type.googleapis.com/" + type_name) + proto_field(2, value)
+
+
+def rpc_status():
+    """A google.rpc.Status with an ErrorInfo, a RetryInfo (1.5 s) and a BadRequest."""
+    error_info = proto_field(1, b"TRIP_NOT_FOUND") + proto_field(2, b"fleetengine.googleapis.com") \
+        + proto_field(3, proto_field(1, b"trip") + proto_field(2, b"t-1"))
+    retry_info = proto_field(1, bytes([0x08, 0x01, 0x10]) + bytes([0x80, 0xCA, 0xB5, 0xEE, 0x01]))
+    bad_request = proto_field(1, proto_field(1, b"trip.name") + proto_field(2, b"required"))
+    details = [any_detail(b"google.rpc.ErrorInfo", error_info), any_detail(b"google.rpc.RetryInfo", retry_info),
+               any_detail(b"google.rpc.BadRequest", bad_request)]
+    return bytes([0x08, 0x03]) + proto_field(2, b"no trip") + b"".join(proto_field(3, d) for d in details)
+
+
+def made_response_scripts():
+    def field(name, value, kind=None):
+        return script_field(name, value, RESPONSE_NAMES, RESPONSE_VALUES, kind)
+
+    head = [field(":status", "200"), field("content-type", "application/grpc"),
+            field("grpc-accept-encoding", "gzip,deflate")]
+    ok = script_headers([field("grpc-status", "0")], end_stream=True)
+    trip = b"\x0a\x13providers/p/trips/t" * 3
+    yield "unary-ok.bin", bytes([0x03]) + script_headers(head) + script_message(trip) + ok
+    yield "gzip.bin", bytes([0x03]) + script_headers(head + [field("grpc-encoding", "gzip")]) \
+        + script_message(trip, form=1) + script_message(b"\x08\x01") + ok
+    yield "deflate.bin", bytes([0x01]) + script_headers(head + [field("grpc-encoding", "deflate")]) \
+        + script_message(trip, form=2, whole=True) + script_message(b"", form=2) + ok
+    details = script_headers([
+        field("grpc-status", "3"), field("grpc-message", "%E2%9C%93 trip %25 done"),
+        field("grpc-status-details-bin", rpc_status(), kind=2), field("grpc-retry-pushback-ms", "1500"),
+        field("x-trip-bin", b"\x00\x01\x02", kind=3)], end_stream=True)
+    yield "details.bin", bytes([0x03]) + script_headers(head) + script_message(trip) + details
+    yield "trailers-only.bin", bytes([0x03]) + script_headers(
+        head + [field("grpc-status", "14"), field("grpc-status-details-bin", rpc_status(), kind=3)], end_stream=True)
+    yield "http-503.bin", bytes([0x03]) + script_headers(
+        [field(":status", "503"), field("content-type", b"text/html", kind=1)], end_stream=True)
+    yield "gzip-bomb.bin", bytes([0x02]) + script_headers(head + [field("grpc-encoding", "gzip")]) \
+        + script_bomb(0, 20) + ok
+    yield "deflate-corrupt.bin", bytes([0x03]) + script_headers(head + [field("grpc-encoding", "deflate")]) \
+        + script_message(trip, form=2, corrupt=(12, 0xFF)) + ok
+    yield "truncated.bin", bytes([0x03]) + script_headers(head) + script_message(trip, cut=3) + ok
+    yield "reset.bin", bytes([0x03]) + script_headers(head) + script_data(b"\x00\x00\x00\x00\x09abc") \
+        + bytes([0x03, 0x08])
+    yield "data-end-stream.bin", bytes([0x00]) + script_headers(head) + script_message(trip[:40]) \
+        + script_data(b"", end_stream=True)
+    yield "trailers-without-head.bin", bytes([0x03]) + script_headers(
+        [field("grpc-status", "0"), field("grpc-message", b"done %zz", kind=1)], end_stream=True, without_head=True)
+    yield "connection-lost.bin", bytes([0x03]) + script_headers(head) + script_message(trip) + bytes([0x0C])
+
+
+def made_request_scripts():
+    def field(name, value, kind=None):
+        return script_field(name, value, REQUEST_NAMES, REQUEST_VALUES, kind)
+
+    head = [field(":method", "POST"), field(":scheme", "https"),
+            field(":path", "/maps.fleetengine.v1.TripService/GetTrip"),
+            field(":authority", "fleetengine.googleapis.com"), field("grpc-timeout", "1S"),
+            field("content-type", "application/grpc"), field("te", "trailers"),
+            field("grpc-accept-encoding", "gzip,deflate"), field("user-agent", "grpc-swift/2"),
+            field("authorization", "Bearer abc"),
+            field("x-goog-request-params", b"name=providers/p/trips/t", kind=1)]
+    request = b"\x1a\x13providers/p/trips/t"
+    yield "unary.bin", bytes([0x03]) + script_headers(head) + script_message(request) \
+        + script_data(b"", end_stream=True)
+    yield "gzip.bin", bytes([0x03]) + script_headers(head + [field("grpc-encoding", "gzip")]) \
+        + script_message(request * 4, form=1, end_stream=True)
+    yield "deflate-bomb.bin", bytes([0x01]) + script_headers(head[:6] + [field("grpc-encoding", "deflate")]) \
+        + script_bomb(0x61, 16, form=2) + script_data(b"", end_stream=True)
+    yield "headers-only.bin", bytes([0x03]) + script_headers(head[:6] + [field("grpc-timeout", "250m")],
+                                                             end_stream=True)
+    yield "binary-metadata.bin", bytes([0x03]) + script_headers(
+        head[:6] + [field("x-trip-bin", b"\xff\x00trip", kind=3)]) + script_message(request, cut=4) + bytes([0x04])
+    yield "reset.bin", bytes([0x03]) + script_headers(head) + script_data(b"\x00\x00\x00") + bytes([0x03, 0x08])
+
+
 def main():
     for name in ["loopback.pcap", "loopback-nanosecond.pcap", "loopback-sll2.pcap"]:
         write("FuzzCaptureFile", name, fixture(name))
@@ -337,6 +482,11 @@ def main():
 
     for name, data in made_tcp_inputs():
         write("FuzzTCPReassembly", name, data)
+
+    for name, data in made_response_scripts():
+        write("FuzzGRPCResponse", name, data)
+    for name, data in made_request_scripts():
+        write("FuzzGRPCRequest", name, data)
 
     made_http2_inputs()
 

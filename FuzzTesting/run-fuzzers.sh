@@ -1,20 +1,20 @@
 #!/bin/bash
-# Builds the capture fuzzers (libFuzzer + AddressSanitizer), replays every known fail case and
-# seed through each of them, then fuzzes each for SECONDS (60 unless told), one after the other.
+# Builds the capture and gRPC wire fuzzers (libFuzzer + AddressSanitizer), replays every known fail
+# case and seed through each of them, then fuzzes each for SECONDS (60 unless told), one after the other.
 #
 #   FuzzTesting/run-fuzzers.sh [SECONDS [TARGET...]]
 #
 # A crash, sanitizer report, timeout (-timeout=10 s per input) or out-of-memory (-rss_limit_mb=2048)
 # is saved in FailCases/<Target>/ and makes the script exit non-zero. New corpus entries the fuzzer
 # finds go to corpus-work/<Target>/ (not committed), the logs to corpus-work/logs/.
-# SECONDS=0 builds and replays only. TARGETs (all four unless named) are run in the order given.
+# SECONDS=0 builds and replays only. TARGETs (all six unless named) are run in the order given.
 set -uo pipefail
 
 readonly SECONDS_PER_TARGET="${1:-60}"
 if (( $# > 1 )); then
     readonly TARGETS=("${@:2}")
 else
-    readonly TARGETS=(FuzzCaptureFile FuzzPcapNG FuzzTCPReassembly FuzzHTTP2Frames)
+    readonly TARGETS=(FuzzCaptureFile FuzzPcapNG FuzzTCPReassembly FuzzHTTP2Frames FuzzGRPCResponse FuzzGRPCRequest)
 fi
 # -use-ld=lld: Debian's gold linker fails on the sanitizer build.
 readonly BUILD=(

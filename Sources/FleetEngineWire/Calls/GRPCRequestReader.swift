@@ -17,7 +17,8 @@ public struct GRPCRequestReader: Sendable {
     public private(set) var head: GRPCRequestHead?
     /// How many messages have been returned.
     public private(set) var messageCount = 0
-    /// The bytes its message buffer holds or has reserved (``GRPCMessageDeframer/bufferCapacity``).
+    /// The bytes its message buffer holds or has reserved (``GRPCMessageDeframer/bufferCapacity``);
+    /// none once the request has ended.
     public var bufferCapacity: Int { deframer.bufferCapacity }
 
     /// A reader for one call's request.
@@ -60,7 +61,7 @@ public struct GRPCRequestReader: Sendable {
             deframer = GRPCMessageDeframer(maxMessageSize: maxMessageSize, encoding: head.encoding)
             state = .receivingMessages
             guard endStream else { return [.requestHead(head)] }
-            state = .finished
+            finish()
             return [.requestHead(head), .end]
         }
     }
@@ -99,7 +100,7 @@ public struct GRPCRequestReader: Sendable {
                 located.message = "the request ended inside a message: " + error.message
                 return events + fail(located)
             }
-            state = .finished
+            finish()
             return events + [.end]
         }
     }
@@ -107,7 +108,7 @@ public struct GRPCRequestReader: Sendable {
     /// Takes an RST_STREAM frame: the stream is closed at once (PROTOCOL-HTTP2, "Errors").
     public mutating func receiveReset(_ code: HTTP2ErrorCode) -> [Event] {
         guard !isFinished else { return [] }
-        state = .finished
+        finish()
         return [.reset(code)]
     }
 
@@ -132,8 +133,16 @@ public struct GRPCRequestReader: Sendable {
     }
 
     private mutating func fail(_ error: WireError) -> [Event] {
-        state = .finished
+        finish()
         return [.failed(error)]
+    }
+
+    /// Ends the request and lets go of the message buffer: it can hold most of a message that will
+    /// never be completed, or the bytes of the messages already returned, and a finished reader is
+    /// still counted (``bufferCapacity``) for as long as its call lasts.
+    private mutating func finish() {
+        state = .finished
+        deframer = GRPCMessageDeframer(maxMessageSize: maxMessageSize)
     }
 }
 

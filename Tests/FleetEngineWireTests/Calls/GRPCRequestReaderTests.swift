@@ -133,4 +133,36 @@ struct GRPCRequestReaderTests {
                 == "the connection closed before the request ended (after 0 messages); 3 bytes of an unfinished "
                 + "message were received")
     }
+
+    @Test("a request that ends, is reset or fails lets go of its message buffer")
+    func releasesBufferAtTheEnd() throws {
+        let fields = try Self.head().headerFields
+        let partial: [UInt8] = [0, 0, 0, 0, 100] + Array(repeating: 7, count: 60)
+
+        var ended = GRPCRequestReader()
+        _ = ended.receiveHeaders(fields, endStream: false)
+        #expect(
+            ended.receiveData(ResponseScript.framed([1]) + ResponseScript.framed([2, 3]), endStream: true)
+                == [.message([1]), .message([2, 3]), .end])
+        #expect(ended.bufferCapacity == 0)
+
+        var reset = GRPCRequestReader()
+        _ = reset.receiveHeaders(fields, endStream: false)
+        _ = reset.receiveData(partial, endStream: false)
+        #expect(reset.bufferCapacity >= partial.count)
+        #expect(reset.receiveReset(.cancel) == [.reset(.cancel)])
+        #expect(reset.bufferCapacity == 0)
+
+        var failed = GRPCRequestReader()
+        _ = failed.receiveHeaders(fields, endStream: false)
+        _ = failed.receiveData(partial, endStream: false)
+        #expect(failed.receiveHeaders([("x", "1")], endStream: true) == [.failed(WireError(.unexpectedFrame))])
+        #expect(failed.bufferCapacity == 0)
+
+        var lost = GRPCRequestReader()
+        _ = lost.receiveHeaders(fields, endStream: false)
+        _ = lost.receiveData(partial, endStream: false)
+        #expect(lost.receiveEndOfConnection() == [.failed(WireError(.incompleteStream))])
+        #expect(lost.bufferCapacity == 0)
+    }
 }

@@ -19,6 +19,11 @@ public protocol FuzzedCallReader {
     /// Ends the side, if it has not ended, as the end of its connection does.
     mutating func receiveEnd() -> [Event]
 
+    /// An event as text to compare, where values that compare equal can still differ (a
+    /// `WireError` equals any other of its code); a message stands as its size, since writing out
+    /// megabytes of payload would slow the fuzzer to a crawl (the payloads compare as values).
+    static func text(of event: Event) -> String
+
     /// How the state of two readers that read the same stream differs, or nil when it does not.
     static func difference(_ one: Self, _ other: Self) -> String?
 }

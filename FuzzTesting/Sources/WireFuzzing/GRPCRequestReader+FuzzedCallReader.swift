@@ -21,6 +21,12 @@ extension GRPCRequestReader: FuzzedCallReader {
         receiveEndOfConnection()
     }
 
+    /// The event as text, a message as its size.
+    public static func text(of event: Event) -> String {
+        guard case .message(let payload) = event else { return "\(event)" }
+        return "message of \(payload.count) bytes"
+    }
+
     /// How the two readers' head and message count differ.
     public static func difference(_ one: Self, _ other: Self) -> String? {
         if one.head != other.head { return "head \(String(describing: other.head))" }

@@ -26,6 +26,12 @@ extension GRPCResponseReader: FuzzedCallReader {
         receiveEndOfConnection(requestSent: true)
     }
 
+    /// The event as text, a message as its size.
+    public static func text(of event: Event) -> String {
+        guard case .message(let payload) = event else { return "\(event)" }
+        return "message of \(payload.count) bytes"
+    }
+
     /// How the two readers' status, trailers, head and counts differ.
     public static func difference(_ one: Self, _ other: Self) -> String? {
         if one.status != other.status || one.status?.message != other.status?.message

@@ -80,8 +80,12 @@ public struct WireFuzzPlay<Reader: FuzzedCallReader> {
             let other = Self(script, cut: cut)
             // Events compare as values and as text: a WireError equals any other of its code, and its
             // text is where the message and the byte offset would differ.
-            if other.events != scripted.events || "\(other.events)" != "\(scripted.events)" {
-                fail("the events differ \(cut): \(other.events)\nas scripted: \(scripted.events)")
+            if other.events != scripted.events
+                || !other.events.map(Reader.text(of:)).elementsEqual(scripted.events.map(Reader.text(of:)))
+            {
+                fail(
+                    "the events differ \(cut): \(other.events.map(Reader.text(of:)))\n"
+                        + "as scripted: \(scripted.events.map(Reader.text(of:)))")
             }
             if let difference = Reader.difference(scripted.reader, other.reader) {
                 fail("the reader's state differs \(cut): \(difference)")

@@ -1,5 +1,13 @@
 import CZlib
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Whole-message deflate and inflate through zlib, with a ceiling on what inflating may produce.
 ///
 /// gRPC compresses each message on its own (gRPC compression.md), so every call here sets up a
@@ -57,7 +65,7 @@ enum Zlib {
             consumed += refillInput(stream, from: input, consumed: consumed)
             let flush = consumed == input.count ? Z_FINISH : Z_NO_FLUSH
             if produced == output.count {
-                output.append(contentsOf: repeatElement(0, count: max(output.count, 64)))
+                grow(&output, to: output.count + max(output.count, 64))
             }
             let status = run(stream, output: &output, produced: &produced) { deflate($0, flush) }
             if status == Z_STREAM_END { break }
@@ -107,7 +115,7 @@ enum Zlib {
                 }
                 // Start near a typical protobuf compression ratio and double from there.
                 let target = min(max(output.count * 2, input.count * 4, 256), ceiling)
-                output.append(contentsOf: repeatElement(0, count: target - output.count))
+                grow(&output, to: target)
             }
             let status = run(stream, output: &output, produced: &produced) { inflate($0, Z_NO_FLUSH) }
             switch status {
@@ -163,6 +171,23 @@ enum Zlib {
     }
 
     /// Runs one deflate or inflate step into the unused tail of `output`.
+    /// Makes `buffer` `count` bytes long, the new bytes zero, with one copy of the old bytes and
+    /// one `memset`. Appending a repeated zero went element by element through the standard
+    /// library's unspecialized generic code in a debug build: about 10 s for 4 MiB of output, so
+    /// the debug-built tests and fuzzers timed out on payloads that inflate to the size limit.
+    private static func grow(_ buffer: inout [UInt8], to count: Int) {
+        guard count > buffer.count else { return }
+        let old = buffer
+        buffer = [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+            guard let base = target.baseAddress else { return }
+            old.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { memcpy(base, start, source.count) }
+            }
+            memset(base + old.count, 0, count - old.count)
+            initialized = count
+        }
+    }
+
     private static func run(
         _ stream: UnsafeMutablePointer<z_stream>,
         output: inout [UInt8],

@@ -54,7 +54,11 @@ struct FollowBlockedOutputTests {
                     defaultOptions: TripModelOptions(
                         autoRefreshTimeInterval: .milliseconds(20), updatesBufferLimit: limit))
                 let model = service.tripModel(for: name)
-                async let outcome: (any Error)? = {
+                // The writer blocks its thread while the gate is shut: a queue of its own, so that it
+                // holds none of the two or so threads of Swift's global pool that every test shares.
+                async let outcome: (any Error)? = withTaskExecutorPreference(
+                    BlockingWriterExecutor(label: "follow-writer")
+                ) {
                     var output = GatedOutput(gate: gate)
                     var notices: [UInt8] = []
                     do {
@@ -63,7 +67,7 @@ struct FollowBlockedOutputTests {
                     } catch {
                         return error
                     }
-                }()
+                }
                 // The first event's line is being written, and waits: every change from now on is
                 // an event the output cannot take yet.
                 try await Self.waitUntil { gate.writesBegun > 0 }

@@ -60,7 +60,9 @@ struct TripFollowing {
         let (registered, registration) = AsyncStream.makeStream(of: Void.self)
         let progress = self.progress
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
+            // The readers and the service run on Swift's global executor whatever executor the caller
+            // prefers: a writer that blocks its thread (standard output not read) must not hold them up.
+            group.addTask(executorPreference: globalConcurrentExecutor) {
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { followers in
                         for model in models {
@@ -92,7 +94,7 @@ struct TripFollowing {
                     if waiting == 0 { break }
                 }
             }
-            group.addTask { await service.run() }
+            group.addTask(executorPreference: globalConcurrentExecutor) { await service.run() }
             // The last note of each trip: the same fields are not noted again at every refresh.
             var noted: [String: [UInt8]] = [:]
             do {

@@ -119,6 +119,10 @@ let package = Package(
             name: "fleettrips",
             dependencies: ["FleetTripsCLI"]
         ),
+        .target(
+            name: "FleetEngineTestSupport",
+            path: "Tests/FleetEngineTestSupport"
+        ),
         .testTarget(
             name: "FleetEngineCodecTests",
             dependencies: ["FleetEngineCodec"],
@@ -179,14 +183,15 @@ let package = Package(
             name: "TripTrackingTests",
             dependencies: [
                 "TripTracking", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "FleetTripsCLITests",
             dependencies: [
                 "FleetTripsCLI", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
-                "FleetEngineWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FleetEngineWire", "FleetEngineTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],

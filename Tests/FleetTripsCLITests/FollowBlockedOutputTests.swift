@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 import TripTracking
@@ -57,7 +58,7 @@ struct FollowBlockedOutputTests {
                 // The writer blocks its thread while the gate is shut: a queue of its own, so that it
                 // holds none of the two or so threads of Swift's global pool that every test shares.
                 async let outcome: (any Error)? = withTaskExecutorPreference(
-                    BlockingWriterExecutor(label: "follow-writer")
+                    SerialQueueExecutor(label: "follow-writer")
                 ) {
                     var output = GatedOutput(gate: gate)
                     var notices: [UInt8] = []

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineTestSupport
 import Synchronization
 import Testing
 import TripTracking

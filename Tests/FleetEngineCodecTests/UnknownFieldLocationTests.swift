@@ -19,6 +19,8 @@ struct UnknownFieldLocationTests {
         #expect(trip.unknownFields.bytes == hexBytes("f80701"))
         #expect(trip.pickupPoint?.point?.unknownFields.bytes == hexBytes("489601"))
         #expect(locations.last?.description == "field 9 of maps.fleetengine.v1.Trip.pickup_point.point at byte 19")
+        #expect(
+            locations.last?.description(withOffset: false) == "field 9 of maps.fleetengine.v1.Trip.pickup_point.point")
     }
 
     @Test("a repeated field's element is named by its index")

@@ -19,5 +19,12 @@ public struct UnknownFieldLocation: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// `field 99 of maps.fleetengine.v1.Trip.route[2] at byte 1234`.
-    public var description: String { "field \(fieldNumber) of \(path) at byte \(byteOffset)" }
+    public var description: String { description(withOffset: true) }
+
+    /// ``description``, or without `withOffset` only `field 99 of maps.fleetengine.v1.Trip.route[2]`:
+    /// for fields found in bytes other than those that came (a message encoded again).
+    public func description(withOffset: Bool) -> String {
+        let field = "field \(fieldNumber) of \(path)"
+        return withOffset ? field + " at byte \(byteOffset)" : field
+    }
 }

@@ -149,7 +149,7 @@ public struct MessageDecoder: Sendable {
         let count = unknown.count == 1 ? "a field" : "\(unknown.count) fields"
         var text = "note: \(context) holds \(count) \(type) does not define, which its JSON cannot show: "
         text += unknown.prefix(noticedLocations)
-            .map { offsets ? $0.description : "field \($0.fieldNumber) of \($0.path)" }
+            .map { $0.description(withOffset: offsets) }
             .joined(separator: "; ")
         if unknown.count > noticedLocations { text += "; and \(unknown.count - noticedLocations) more" }
         return text + "\n"

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import GRPCCore
 import Synchronization
 
 /// Applies a ``FaultPlan`` to calls: counts them, fails the chosen ones, delays, rate-limits.
@@ -24,10 +25,27 @@ final class FaultInjector: Sendable {
             message: "injected fault: call \(number) fails with \(plan.failCode) (one call in \(every) fails)")
     }
 
-    /// Waits the plan's delay.
-    func delay() async {
+    /// Waits the plan's delay, or until the call is cancelled: its client reset the stream, its
+    /// `grpc-timeout` ran out, or the emulator began shutting down. gRPC says so through
+    /// `cancellation`, not by cancelling the handler's task, so a plain sleep would hold the call,
+    /// and a graceful shutdown waiting for it, for the whole delay.
+    ///
+    /// - Throws: CANCELLED when the call was cancelled before or during the wait: it is not
+    ///   carried out, as its client no longer waits for it.
+    func delay(cancellation: ServerContext.RPCCancellationHandle) async throws(FleetEngineError) {
         guard plan.delay > .zero else { return }
-        try? await Task.sleep(for: plan.delay)
+        let delay = plan.delay
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: delay) }
+            group.addTask { try? await cancellation.cancelled }
+            await group.next()
+            group.cancelAll()
+        }
+        if cancellation.isCancelled {
+            throw FleetEngineError(
+                code: .cancelled,
+                message: "the call was cancelled during the injected delay of \(delay), so it was not carried out")
+        }
     }
 
     /// Takes one call from the caller's rate budget.

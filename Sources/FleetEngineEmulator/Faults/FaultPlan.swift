@@ -8,7 +8,9 @@ public struct FaultPlan: Sendable, Hashable {
     public var failEvery: Int?
     /// The code of the injected failures.
     public var failCode: StatusCode = .unavailable
-    /// Wait this long before answering each call.
+    /// Wait this long before answering each call. A call cancelled during the wait (its client
+    /// reset the stream or its deadline passed, or the emulator is shutting down) ends there and is
+    /// not carried out.
     public var delay: Duration = .zero
     /// Calls per second allowed per token (per `authorization` value); over it, RESOURCE_EXHAUSTED
     /// with a RetryInfo saying when the next call will be accepted. Nil for no limit; NaN or a

@@ -49,12 +49,12 @@ struct TripServiceRPC: RegistrableRPCService {
             forMethod: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
             deserializer: CodecDeserializer<Input>(),
             serializer: CodecSerializer<Output>()
-        ) { streamingRequest, _ in
+        ) { streamingRequest, context in
             let request = try await ServerRequest(stream: streamingRequest)
             let outcome: Result<Output, FleetEngineError> = await {
                 do throws(FleetEngineError) {
                     try faults.injectFailure()
-                    await faults.delay()
+                    try await faults.delay(cancellation: context.cancellation)
                     let names = tripNames(request.message)
                     try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)
                     try policy.authorize(method: method, tripNames: names, metadata: request.metadata)

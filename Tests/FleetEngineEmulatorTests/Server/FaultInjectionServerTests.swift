@@ -197,6 +197,25 @@ struct FaultInjectionServerTests {
         }
     }
 
+    @Test("a delayed call whose caller gave up is not carried out, and shutdown does not wait out the delay")
+    func delayEndsWithTheCall() async throws {
+        // Without the cancellation the handler slept the whole minute, then created the trip, and
+        // the graceful shutdown at the end of the scope waited for it.
+        let configuration = Self.configuration { $0.delay = .seconds(60) }
+        let emulator = try await withEmulatorAndClient(configuration) { emulator, client in
+            var options = CallOptions.defaults
+            options.timeout = .milliseconds(200)
+            let request = ServiceFixtures.createRequest(tripID: "late-trip", trip: ServiceFixtures.tripToCreate())
+            let error = await client.failure(.createTrip, request, returning: Trip.self, options: options)
+            #expect(error?.code == .deadlineExceeded)
+            return emulator
+        }
+        #expect(emulator.callCount == 1)
+        #expect(throws: FleetEngineError.self) {
+            try emulator.store.get(TripName(parsing: "providers/test-project/trips/late-trip"))
+        }
+    }
+
     /// Plans with one setting no fault can come of, and what the emulator says of each.
     static let meaninglessPlans: [(FaultPlan, String)] = {
         var failEvery = FaultPlan()

@@ -5,31 +5,61 @@ import Testing
 
 @Suite("How the request's header fields go into HPACK (RFC 7541), as the server's decoder reads them")
 struct RequestHeaderIndexingTests {
-    @Test("the token is never indexed, the per-call timeout is not indexed, the fields every call repeats are")
-    func indexing() async throws {
+    /// A token of its own for each trip, as consumer tokens are.
+    struct PerTripTokenProvider: TokenProvider {
+        func token(for request: TokenRequest) async throws -> FleetEngineToken {
+            FleetEngineToken(value: "token-for-" + (request.tripID ?? "none"))
+        }
+    }
+
+    /// The header blocks the server read for GetTrip of each of `tripIDs` in turn, one connection.
+    static func requestHeaders(
+        gettingTrips tripIDs: [String], tokenProvider: some TokenProvider
+    ) async throws -> [HPACKHeaders] {
         let trip = Fixtures.trip(named: Fixtures.name("h"))
         let answer = MalformedResponseTests.framed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in .raw(data: answer, grpcStatus: 0) }
         var configuration = Fixtures.configuration(port: server.port)
         configuration.retryPolicy = .none
-        try await withFleetEngineClient(configuration: configuration, tokenProvider: StaticTokenProvider("t0ken")) {
-            client in
-            for _ in 0..<3 { _ = try await client.getTrip(named: trip.name) }
+        try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenProvider) { client in
+            for tripID in tripIDs { _ = try await client.getTrip(named: Fixtures.name(tripID)) }
         }
         await server.close()
+        return server.requestHeaders
+    }
 
-        let heads = server.requestHeaders
+    static func indexing(of name: String, in head: HPACKHeaders) -> [HPACKIndexing] {
+        head.filter { $0.name == name }.map(\.indexable)
+    }
+
+    @Test("the service's token is indexed from its second call on; the timeout is not; the repeated fields are")
+    func indexing() async throws {
+        let heads = try await Self.requestHeaders(
+            gettingTrips: ["h", "h", "h"], tokenProvider: StaticTokenProvider("t0ken"))
         #expect(heads.count == 3)
+        #expect(
+            heads.map { Self.indexing(of: "authorization", in: $0) } == [[.neverIndexed], [.indexable], [.indexable]])
         for head in heads {
-            var indexing: [String: HPACKIndexing] = [:]
-            for (name, _, representation) in head { indexing[name] = representation }
             #expect(head["authorization"] == ["Bearer t0ken"])
-            #expect(indexing["authorization"] == .neverIndexed)
-            #expect(head["grpc-timeout"].count == 1)
-            #expect(indexing["grpc-timeout"] == .nonIndexable)
+            #expect(Self.indexing(of: "grpc-timeout", in: head) == [.nonIndexable])
             for name in [":path", ":authority", "user-agent", "x-goog-request-params", "te", "content-type"] {
-                #expect(indexing[name] == .indexable, "\(name)")
+                #expect(Self.indexing(of: name, in: head) == [.indexable], "\(name)")
             }
         }
+    }
+
+    @Test("per-trip tokens that change from call to call are never indexed; one sent twice in a row is")
+    func perTripTokens() async throws {
+        let heads = try await Self.requestHeaders(
+            gettingTrips: ["a", "b", "a", "b", "b"], tokenProvider: PerTripTokenProvider())
+        #expect(
+            heads.map { $0["authorization"] } == [
+                ["Bearer token-for-a"], ["Bearer token-for-b"], ["Bearer token-for-a"], ["Bearer token-for-b"],
+                ["Bearer token-for-b"],
+            ])
+        #expect(
+            heads.map { Self.indexing(of: "authorization", in: $0) } == [
+                [.neverIndexed], [.neverIndexed], [.neverIndexed], [.neverIndexed], [.indexable],
+            ])
     }
 }

@@ -72,9 +72,10 @@ extension FleetEngineClient {
                 sentToken = token.token.value
                 let headers = try headers(
                     method: target.method, routing: routing, token: token, deadline: deadline, options: options)
-                (outcome, pushback) = try await attemptCall(
-                    CallRequest(headers: headers, body: body, maxResponseSize: configuration.maxResponseMessageSize),
-                    deadline: deadline)
+                let request = CallRequest(
+                    headers: headers, body: body, maxResponseSize: configuration.maxResponseMessageSize,
+                    authorization: token.header?.field.value)
+                (outcome, pushback) = try await attemptCall(request, deadline: deadline)
             } catch {
                 outcome = .failure(error)
                 pushback = .absent
@@ -236,7 +237,7 @@ extension FleetEngineClient {
     }
 
     /// The request headers of one attempt (gRPC's PROTOCOL-HTTP2.md, "Requests"), with Fleet
-    /// Engine's routing header and the bearer token.
+    /// Engine's routing header; the bearer token is added by the connection (``CallRequest``).
     private func headers(
         method: GRPCMethodPath, routing: String, token: TokenCache.Issued, deadline: ContinuousClock.Instant,
         options: CallOptions
@@ -264,7 +265,6 @@ extension FleetEngineClient {
             built.method = method
             built.timeout = GRPCTimeout(remaining)
             try built.appendMetadata(name: "x-goog-request-params", value: routing)
-            if let header = token.header { built.appendMetadata(header) }
             for field in options.metadata { try built.appendMetadata(name: field.name, value: field.value) }
             head = built
         } catch {
@@ -276,9 +276,10 @@ extension FleetEngineClient {
         var headers = HPACKHeaders()
         headers.reserveCapacity(12)
         for field in head.headerFields {
-            // The token is a secret: never put it in HPACK's dynamic table (RFC 7541 section 7.1.3).
-            // The timeout differs on every call: indexed, each one would push an entry out of the
-            // table for a value never sent again.
+            // An authorization field of the caller's own (there is no token provider's) is not
+            // known to be high in entropy: never indexed (RFC 7541 section 7.1.3). The timeout
+            // differs on every call: indexed, each one would push an entry out of the table for a
+            // value never sent again.
             let indexing: HPACKIndexing =
                 switch field.name {
                 case "authorization": .neverIndexed

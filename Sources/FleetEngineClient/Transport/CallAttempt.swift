@@ -15,12 +15,16 @@ enum CallAttemptOutcome: Sendable {
     case failed(FleetEngineError)
 }
 
-/// The request of one attempt: the header block and the framed message, both built once per call
-/// and reused by every attempt.
+/// The request of one attempt: its header block, the framed message (built once per call and
+/// reused by every attempt) and its bearer token.
 struct CallRequest: Sendable {
     var headers: HPACKHeaders
     var body: ByteBuffer
     var maxResponseSize: Int
+    /// The `authorization` value from the token provider (`Bearer <token>`), which is not in
+    /// `headers`: the connection adds it last, in the HPACK representation that its own past
+    /// requests make the better one (``CallTable``).
+    var authorization: String?
 }
 
 /// One attempt of a unary call on a connection: its request, the Wire layer's reader of its

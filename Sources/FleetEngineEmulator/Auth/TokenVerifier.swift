@@ -86,7 +86,7 @@ public struct TokenVerifier: Sendable {
     /// - Throws: ``JWTError/Code/missingToken`` for no value or an empty credential,
     ///   ``JWTError/Code/unsupportedScheme`` for another scheme.
     public static func bearerToken(from headerValue: String?) throws(JWTError) -> String {
-        let value = headerValue.map(trimmingSpaces) ?? ""
+        let value = headerValue.map { String($0[...].trimmingFieldWhitespace()) } ?? ""
         guard !value.isEmpty else {
             throw JWTError(code: .missingToken, message: "the call has no authorization header with a bearer token")
         }
@@ -98,17 +98,10 @@ public struct TokenVerifier: Sendable {
                 message: "the authorization header does not use the Bearer scheme (RFC 6750 section 2.1)"
             )
         }
-        let token = trimmingSpaces(value.dropFirst(scheme.count))
+        let token = String(value.dropFirst(scheme.count).trimmingFieldWhitespace())
         guard !token.isEmpty else {
             throw JWTError(code: .missingToken, message: "the authorization header says Bearer but carries no token")
         }
         return token
-    }
-
-    private static func trimmingSpaces(_ text: some StringProtocol) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let start = text.firstIndex { !isSpace($0) } ?? text.endIndex
-        let end = text.lastIndex { !isSpace($0) }.map { text.index(after: $0) } ?? start
-        return String(text[start..<max(start, end)])
     }
 }

@@ -49,7 +49,7 @@ public struct CallStatus: Sendable, Hashable, CustomStringConvertible {
         var message = grpcMessage.map { StatusMessageText.decode($0) }
         var fallback: String?
         if let grpcStatus {
-            let trimmed = grpcStatus.trimmingSpaces()
+            let trimmed = grpcStatus[...].trimmingFieldWhitespace()
             if let value = Self.parseCode(trimmed) {
                 self.init(code: StatusCode(rawValue: value), origin: .status)
             } else {
@@ -65,7 +65,7 @@ public struct CallStatus: Sendable, Hashable, CustomStringConvertible {
         }
         if let grpcStatusDetailsBin {
             do throws(CodecError) {
-                let bytes = try Base64.decode(String(grpcStatusDetailsBin.trimmingSpaces()))
+                let bytes = try Base64.decode(String(grpcStatusDetailsBin[...].trimmingFieldWhitespace()))
                 let status = try RPCStatus(serializedBytes: bytes)
                 rpcStatus = status
                 details = status.details.map(StatusDetail.init)
@@ -116,15 +116,5 @@ public struct CallStatus: Sendable, Hashable, CustomStringConvertible {
             let value = Int(text), value <= Int(Int32.max)
         else { return nil }
         return value
-    }
-}
-
-extension String {
-    /// HTTP field values may carry optional whitespace at either end (RFC 9110 section 5.5).
-    fileprivate func trimmingSpaces() -> Substring {
-        var view = self[...]
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return view
     }
 }

@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 extension GRPCMetadata {
     /// The trailer a server uses to tell a retrying client when to try again, in milliseconds.
     public static let retryPushbackName = "grpc-retry-pushback-ms"
@@ -23,7 +25,7 @@ extension GRPCMetadata {
     /// retry at all (proposal A6, "Pushback").
     public var retryPushbackAdvice: GRPCRetryPushback {
         guard let text = first(named: Self.retryPushbackName) else { return .absent }
-        let digits = text[...].trimmingASCIISpaces().utf8
+        let digits = text[...].trimmingFieldWhitespace().utf8
         // 18 digits always fit an Int64; a longer delay is no more useful than "do not retry".
         guard !digits.isEmpty, digits.count <= 18 else { return .doNotRetry }
         var value: Int64 = 0

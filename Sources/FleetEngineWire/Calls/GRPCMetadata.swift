@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 
 /// The custom metadata of a gRPC call: an ordered list of header fields, as the peer sent them
 /// or as the caller will send them.
@@ -84,7 +85,7 @@ public struct GRPCMetadata: Hashable, Sendable, RandomAccessCollection, Expressi
         for (index, field) in fields.enumerated() where field.name == name {
             for part in field.value.split(separator: ",", omittingEmptySubsequences: false) {
                 do throws(CodecError) {
-                    result.append(try Base64.decode(String(part.trimmingASCIISpaces())))
+                    result.append(try Base64.decode(String(part.trimmingFieldWhitespace())))
                 } catch {
                     throw WireError(
                         code: .invalidMetadata,
@@ -106,15 +107,5 @@ public struct GRPCMetadata: Hashable, Sendable, RandomAccessCollection, Expressi
         var text: [UInt8] = []
         Base64.encode(Array(bytes), into: &text, padded: false)
         return String(decoding: text, as: UTF8.self)
-    }
-}
-
-extension Substring {
-    /// Drops spaces and tabs at either end (RFC 9110 section 5.5, optional whitespace).
-    func trimmingASCIISpaces() -> Substring {
-        var view = self
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return view
     }
 }

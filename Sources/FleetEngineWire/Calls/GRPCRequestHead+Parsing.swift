@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 extension GRPCRequestHead {
     /// Reads a request's header block, as a server or the capture decoder receives it.
     ///
@@ -65,7 +67,7 @@ extension GRPCRequestHead {
                 timeout = parsed
             case "grpc-encoding":
                 guard encoding == nil else { throw Self.fault(.invalidHeader, index, name, "appears more than once") }
-                encoding = MessageEncoding(rawValue: String(value[...].trimmingASCIISpaces()))
+                encoding = MessageEncoding(rawValue: String(value[...].trimmingFieldWhitespace()))
             case "grpc-accept-encoding":
                 acceptedEncodings = (acceptedEncodings ?? []) + Self.encodingList(value)
             case "user-agent":
@@ -107,23 +109,34 @@ extension GRPCRequestHead {
         self.metadata = metadata
     }
 
-    /// The entries of a `grpc-accept-encoding` value: comma-separated, spaces around each dropped.
+    /// The entries of a `grpc-accept-encoding` value: comma-separated, spaces and tabs around each
+    /// dropped.
     ///
-    /// Read as bytes: a server sends this on every response, and splitting the `String` by
-    /// characters cost more than the rest of reading the response's headers.
+    /// Read as bytes at integer offsets: a server sends this on every response, and splitting and
+    /// trimming the `String` by characters cost more than the rest of reading the response's headers.
     static func encodingList(_ value: String) -> [MessageEncoding] {
-        let bytes = value.utf8
-        guard !bytes.isEmpty else { return [] }
-        var encodings: [MessageEncoding] = []
-        encodings.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 })
-        var entryStart = bytes.startIndex
-        while entryStart < bytes.endIndex {
-            let entryEnd = bytes[entryStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
-            let name = Substring(bytes[entryStart..<entryEnd]).trimmingASCIISpaces()
-            if !name.isEmpty { encodings.append(MessageEncoding(rawValue: String(name))) }
-            entryStart = entryEnd == bytes.endIndex ? entryEnd : bytes.index(after: entryEnd)
+        var value = value
+        return value.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return [] }
+            var encodings: [MessageEncoding] = []
+            encodings.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 })
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var entryStart = 0
+            while entryStart < bytes.count {
+                var entryEnd = entryStart
+                while entryEnd < bytes.count, bytes[entryEnd] != UInt8(ascii: ",") { entryEnd += 1 }
+                var first = entryStart
+                var last = entryEnd
+                while first < last, isSpace(bytes[first]) { first += 1 }
+                while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+                if first < last {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
+                    encodings.append(MessageEncoding(rawValue: name))
+                }
+                entryStart = entryEnd + 1
+            }
+            return encodings
         }
-        return encodings
     }
 
     private static func fault(_ code: WireError.Code, _ index: Int, _ name: String, _ problem: String) -> WireError {

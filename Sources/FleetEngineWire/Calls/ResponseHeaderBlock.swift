@@ -45,7 +45,7 @@ struct ResponseHeaderBlock {
             case "grpc-message": grpcMessage = grpcMessage ?? value
             case "grpc-status-details-bin": grpcStatusDetailsBin = grpcStatusDetailsBin ?? value
             case "grpc-encoding":
-                encoding = encoding ?? MessageEncoding(rawValue: String(value[...].trimmingASCIISpaces()))
+                encoding = encoding ?? MessageEncoding(rawValue: String(value[...].trimmingFieldWhitespace()))
             case "grpc-accept-encoding": acceptedEncodings += GRPCRequestHead.encodingList(value)
             default:
                 // A pseudo-header here makes the block malformed (``malformation``); it is not

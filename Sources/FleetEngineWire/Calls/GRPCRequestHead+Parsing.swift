@@ -112,31 +112,20 @@ extension GRPCRequestHead {
     /// The entries of a `grpc-accept-encoding` value: comma-separated, spaces and tabs around each
     /// dropped.
     ///
-    /// Read as bytes at integer offsets: a server sends this on every response, and splitting and
-    /// trimming the `String` by characters cost more than the rest of reading the response's headers.
+    /// Split and trimmed by bytes: a server sends this on every response, and splitting and trimming
+    /// the `String` by characters cost more than the rest of reading the response's headers.
     static func encodingList(_ value: String) -> [MessageEncoding] {
-        var value = value
-        return value.withUTF8 { bytes in
-            guard !bytes.isEmpty else { return [] }
-            var encodings: [MessageEncoding] = []
-            encodings.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 })
-            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            var entryStart = 0
-            while entryStart < bytes.count {
-                var entryEnd = entryStart
-                while entryEnd < bytes.count, bytes[entryEnd] != UInt8(ascii: ",") { entryEnd += 1 }
-                var first = entryStart
-                var last = entryEnd
-                while first < last, isSpace(bytes[first]) { first += 1 }
-                while last > first, isSpace(bytes[last - 1]) { last -= 1 }
-                if first < last {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
-                    encodings.append(MessageEncoding(rawValue: name))
-                }
-                entryStart = entryEnd + 1
-            }
-            return encodings
+        let bytes = value.utf8
+        var encodings: [MessageEncoding] = []
+        encodings.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 })
+        var entryStart = bytes.startIndex
+        while entryStart < bytes.endIndex {
+            let entryEnd = bytes[entryStart...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            let name = value[entryStart..<entryEnd].trimmingFieldWhitespace()
+            if !name.isEmpty { encodings.append(MessageEncoding(rawValue: String(name))) }
+            entryStart = entryEnd == bytes.endIndex ? entryEnd : bytes.index(after: entryEnd)
         }
+        return encodings
     }
 
     private static func fault(_ code: WireError.Code, _ index: Int, _ name: String, _ problem: String) -> WireError {

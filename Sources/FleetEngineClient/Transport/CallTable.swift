@@ -299,7 +299,24 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = event as? StreamClosedEvent {
+        // Several events reach this handler on every call. A cast from `Any` that fails costs
+        // more than one that succeeds, so each event is cast once, to the type it has.
+        let eventType = ObjectIdentifier(type(of: event))
+        if eventType == ObjectIdentifier(NIOHTTP2WindowUpdatedEvent.self),
+            let update = event as? NIOHTTP2WindowUpdatedEvent, let inbound = update.inboundWindowSize
+        {
+            let isConnection = update.streamID == .rootStream
+            let target = isConnection ? Self.connectionWindow : Self.streamWindow
+            if inbound <= target / 2, isConnection ? openedConnectionWindow : calls[update.streamID] != nil {
+                sendWindowUpdate(update.streamID, increment: target - inbound)
+            }
+        } else if eventType == ObjectIdentifier(NIOHTTP2StreamCreatedEvent.self),
+            let created = event as? NIOHTTP2StreamCreatedEvent
+        {
+            // swift-nio-http2 opens a stream when its HEADERS leave the handler (at once, or when
+            // the server's stream limit lets it): from then on the server may have the request.
+            calls[created.streamID]?.requestWritten = true
+        } else if eventType == ObjectIdentifier(StreamClosedEvent.self), let closed = event as? StreamClosedEvent {
             guard let attempt = calls[closed.streamID] else { return }
             // The stream closed without the END_STREAM or RST_STREAM that ends a call: swift-nio-http2
             // closes the streams a GOAWAY left out, and the GOAWAY may be read after this event.
@@ -308,16 +325,6 @@ final class CallTable: ChannelInboundHandler, @unchecked Sendable {
             context.eventLoop.execute { [self] in
                 streamClosedUnderCall(attempt, reason: reason)
             }
-        } else if let update = event as? NIOHTTP2WindowUpdatedEvent, let inbound = update.inboundWindowSize {
-            let isConnection = update.streamID == .rootStream
-            let target = isConnection ? Self.connectionWindow : Self.streamWindow
-            if inbound <= target / 2, isConnection ? openedConnectionWindow : calls[update.streamID] != nil {
-                sendWindowUpdate(update.streamID, increment: target - inbound)
-            }
-        } else if let created = event as? NIOHTTP2StreamCreatedEvent {
-            // swift-nio-http2 opens a stream when its HEADERS leave the handler (at once, or when
-            // the server's stream limit lets it): from then on the server may have the request.
-            calls[created.streamID]?.requestWritten = true
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -60,6 +60,10 @@ public struct GRPCTimeout: Hashable, Sendable, CustomStringConvertible {
     /// The longest timeout the header can carry: 99999999 hours, a little over 11,400 years.
     public static let max = GRPCTimeout(uncheckedValue: maxValue, unit: .hours)
 
+    /// ``max`` as a duration, worked out once: every call's timeout is compared with it, and the
+    /// multiplication takes 128-bit arithmetic.
+    private static let maxDuration = max.duration
+
     /// The number, 0 through ``maxValue``.
     public let value: Int
     /// The unit of ``value``.
@@ -87,7 +91,7 @@ public struct GRPCTimeout: Hashable, Sendable, CustomStringConvertible {
         }
         // Checked before taking the components: a long enough Duration has more seconds than an
         // Int64 holds.
-        guard duration < Self.max.duration else {
+        guard duration < Self.maxDuration else {
             self = Self.max
             return
         }

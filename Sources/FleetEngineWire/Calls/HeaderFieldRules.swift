@@ -33,6 +33,18 @@ enum HeaderFieldRules {
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
     ]
 
+    /// Whether `name` is one of ``connectionSpecificNames``. Every field of every response is
+    /// checked: the name's length rules out almost all of them before the name is hashed.
+    static func isConnectionSpecific(_ name: String) -> Bool {
+        let count = name.utf8.count
+        return count < 64 && connectionSpecificNameLengths & (1 << count) != 0 && connectionSpecificNames.contains(name)
+    }
+
+    /// A bit for each length of a name in ``connectionSpecificNames`` (all under 64 bytes).
+    private static let connectionSpecificNameLengths: UInt64 = connectionSpecificNames.reduce(0) {
+        $0 | 1 << $1.utf8.count
+    }
+
     /// Why `name` may not be sent as custom metadata, or nil when it may; the caller builds the
     /// error, so that it records the caller's location.
     static func metadataNameProblem(_ name: String) -> (code: WireError.Code, reason: String)? {

@@ -46,7 +46,10 @@ struct ResponseHeaderBlock {
             case "grpc-status-details-bin": grpcStatusDetailsBin = grpcStatusDetailsBin ?? value
             case "grpc-encoding":
                 encoding = encoding ?? MessageEncoding(rawValue: String(value[...].trimmingFieldWhitespace()))
-            case "grpc-accept-encoding": acceptedEncodings += GRPCRequestHead.encodingList(value)
+            case "grpc-accept-encoding":
+                let entries = GRPCRequestHead.encodingList(value)
+                // One field is the usual case: its list is taken as it is, not copied.
+                if acceptedEncodings.isEmpty { acceptedEncodings = entries } else { acceptedEncodings += entries }
             default:
                 // A pseudo-header here makes the block malformed (``malformation``); it is not
                 // metadata either way.
@@ -90,7 +93,7 @@ struct ResponseHeaderBlock {
             return described + " " + problem + " (RFC 9113 section 8.2.1)"
         } else if grpcStatusSeen, field.name == "grpc-status" {
             return described + " appears more than once; a call ends with one status"
-        } else if HeaderFieldRules.connectionSpecificNames.contains(field.name) {
+        } else if HeaderFieldRules.isConnectionSpecific(field.name) {
             return described + " is a connection-specific field, which HTTP/2 forbids (RFC 9113 section 8.2.2)"
         }
         let forbidden = HeaderFieldRules.firstOffset(in: field.value) { $0 == 0 || $0 == 0x0A || $0 == 0x0D }

@@ -118,6 +118,27 @@ struct GRPCResponseReaderHeaderRuleTests {
                     "the response trailers are malformed: " + problem + " (RFC 9113 section 8.2.1)"))
     }
 
+    @Test(
+        "each connection-specific field makes the trailers malformed",
+        arguments: ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"])
+    func connectionSpecificTrailer(name: String) {
+        let trailers = [(name: "grpc-status", value: "0"), (name: name, value: "x")]
+        #expect(
+            Self.endAfterTrailers(trailers)
+                == Self.malformedEnd(
+                    "the response trailers are malformed: header field 1 (\(name)) is a connection-specific field, "
+                        + "which HTTP/2 forbids (RFC 9113 section 8.2.2)"))
+    }
+
+    @Test(
+        "names as long as a connection-specific one, but other, are metadata",
+        arguments: ["x-grade", "connectiom", "keep-alivf", "proxy-connectioo", "transfer-encodinh"])
+    func connectionSpecificLookalike(name: String) {
+        #expect(
+            Self.endAfterTrailers([(name: "grpc-status", value: "0"), (name: name, value: "x")])
+                == .end(CallStatus(code: .ok), trailers: [name: "x"]))
+    }
+
     @Test("a repeated grpc-status is INTERNAL, not the first of the two", arguments: [false, true])
     func repeatedGRPCStatus(trailersOnly: Bool) {
         let statuses = [(name: "grpc-status", value: "0"), (name: "grpc-status", value: "13")]

@@ -14,6 +14,7 @@ struct DataFolderProcessLockTests {
                 let error = try #require(throws: EmulatorError.self) {
                     _ = try FleetEngineEmulator(configuration: configuration)
                 }
+                #expect(error.code == .dataFolderInUse)
                 #expect(
                     error.message
                         == "\(folder) is in use by another emulator: a data folder serves one emulator at a time")

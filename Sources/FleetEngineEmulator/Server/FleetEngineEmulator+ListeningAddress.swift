@@ -12,7 +12,8 @@ extension FleetEngineEmulator {
     ///   address, naming the host or port.
     static func listeningAddress(host: String, port: Int) throws(EmulatorError) -> GRPCNIOTransportCore.SocketAddress {
         guard (0...65_535).contains(port) else {
-            throw EmulatorError("the emulator cannot listen on port \(port): a port is from 0 to 65535")
+            throw EmulatorError(
+                .invalidConfiguration, "the emulator cannot listen on port \(port): a port is from 0 to 65535")
         }
         var name = Substring(host)
         if name.count > 2, name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
@@ -20,7 +21,9 @@ extension FleetEngineEmulator {
         do {
             resolved = try NIOCore.SocketAddress.makeAddressResolvingHost(String(name), port: port)
         } catch {
-            throw EmulatorError("the emulator cannot listen on \"\(host)\": no address of that name (\(error))")
+            throw EmulatorError(
+                .invalidConfiguration, "the emulator cannot listen on \"\(host)\": no address of that name (\(error))",
+                cause: error)
         }
         switch resolved {
         case .v4:
@@ -30,6 +33,8 @@ extension FleetEngineEmulator {
         case .unixDomainSocket:
             break
         }
-        throw EmulatorError("the emulator cannot listen on \"\(host)\": it resolves to \(resolved), not an IP address")
+        throw EmulatorError(
+            .invalidConfiguration,
+            "the emulator cannot listen on \"\(host)\": it resolves to \(resolved), not an IP address")
     }
 }

@@ -40,7 +40,7 @@ public final class FleetEngineEmulator: Sendable {
     ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
     ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).
     public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
-        if let problem = configuration.faults.problem { throw EmulatorError(problem) }
+        if let problem = configuration.faults.problem { throw EmulatorError(.invalidConfiguration, problem) }
         let address = try Self.listeningAddress(host: configuration.host, port: configuration.port)
         self.configuration = configuration
         if let directory = configuration.dataDirectory {
@@ -104,13 +104,14 @@ public final class FleetEngineEmulator: Sendable {
             // The transport says only that it is not listening; why is the error run() ends with.
             let place = "\(configuration.host):\(configuration.port)"
             if let reason = await outcome.ended() {
-                throw EmulatorError("the emulator could not listen on \(place): \(reason)")
+                throw EmulatorError(
+                    .cannotListen, "the emulator could not listen on \(place): \(reason)", cause: reason)
             }
-            throw EmulatorError("the emulator is not listening on \(place): it has shut down")
+            throw EmulatorError(.notListening, "the emulator is not listening on \(place): it has shut down")
         }
         if let ipv4 = address.ipv4 { return ipv4.port }
         if let ipv6 = address.ipv6 { return ipv6.port }
-        throw EmulatorError("the emulator listens on \(address), which has no port")
+        throw EmulatorError(.cannotListen, "the emulator listens on \(address), which has no port")
     }
 
     /// Stops accepting calls, lets the calls in flight finish, then makes ``run()`` return.

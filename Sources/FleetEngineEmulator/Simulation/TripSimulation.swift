@@ -52,13 +52,14 @@ public struct TripSimulation: Sendable, Hashable {
     ///   legs so many and long that the trip would last past the simulation's time limit (about 31 years).
     public init(plan: SimulationPlan, seed: UInt64, start: Timestamp) throws(EmulatorError) {
         if let problem = plan.problem {
-            throw EmulatorError("cannot simulate trip '\(plan.tripName)': \(problem)")
+            throw EmulatorError(.invalidSimulation, "cannot simulate trip '\(plan.tripName)': \(problem)")
         }
         self.init(validated: plan, seed: seed, start: start)
         // Instants are clamped at the limit, so a leg that ends beyond it would be reported arrived before
         // the vehicle got there, and every later leg driven in one location interval.
         if completion >= SimulationTime.limit {
             throw EmulatorError(
+                .invalidSimulation,
                 "cannot simulate trip '\(plan.tripName)': the trip would last \(SimulationTime.duration(SimulationTime.limit)) "
                     + "or more, beyond the time a simulation can count")
         }

@@ -32,30 +32,30 @@ final class DataFolderLock: Sendable {
     /// - Throws: when another emulator, in this process or another, holds it, or it cannot be locked.
     init(directory: String) throws(EmulatorError) {
         guard let resolved = realpath(directory, nil) else {
-            throw EmulatorError("cannot open \(directory): \(String(cString: strerror(errno)))")
+            throw .storageFailed(errno, "cannot open \(directory)")
         }
         let key = String(cString: resolved)
         free(resolved)
         let inUse = EmulatorError(
-            "\(directory) is in use by another emulator: a data folder serves one emulator at a time")
+            .dataFolderInUse, "\(directory) is in use by another emulator: a data folder serves one emulator at a time")
         guard Self.held.withLock({ $0.insert(key).inserted }) else { throw inUse }
         let path = key + "/trips.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = EmulatorError.storageFailed(errno, "cannot open \(path)")
             _ = Self.held.withLock { $0.remove(key) }
-            throw EmulatorError("cannot open \(path): \(reason)")
+            throw failure
         }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         guard fcntl(descriptor, F_SETLK, &lock) == 0 else {
             let held = errno == EACCES || errno == EAGAIN
-            let reason = String(cString: strerror(errno))
+            let failure = EmulatorError.storageFailed(errno, "cannot lock \(path)")
             close(descriptor)
             _ = Self.held.withLock { $0.remove(key) }
             if held { throw inUse }
-            throw EmulatorError("cannot lock \(path): \(reason)")
+            throw failure
         }
         self.key = key
         self.descriptor = descriptor

@@ -90,11 +90,11 @@ final class TripJournal: @unchecked Sendable {
     ) throws(EmulatorError) -> (descriptor: Int32, length: Int) {
         let temporary = path + ".tmp"
         let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        guard out >= 0 else { throw .init("cannot create \(temporary): \(errnoText())") }
+        guard out >= 0 else { throw .storageFailed(errno, "cannot create \(temporary)") }
         var bytes: [UInt8] = []
         for entry in entries { encode(entry, into: &bytes) }
         guard writeAll(out, bytes), fsync(out) == 0, rename(temporary, path) == 0 else {
-            let failure = EmulatorError("cannot replace \(path) with \(temporary): \(errnoText())")
+            let failure = EmulatorError.storageFailed(errno, "cannot replace \(path) with \(temporary)")
             close(out)
             unlink(temporary)
             throw failure
@@ -181,26 +181,31 @@ final class TripJournal: @unchecked Sendable {
         // the folder's lock keeps other emulators out): its length now is where this entry starts.
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw .init("cannot write \(path): cannot read its length: \(errnoText())")
+            throw .storageFailed(errno, "cannot write \(path): cannot read its length")
         }
         let length = status.st_size
         if Self.writeAll(descriptor, bytes), fsync(descriptor) == 0 {
             self.length = Int(length) + bytes.count
             return
         }
-        let reason = errnoText()
+        let writeErrno = errno
+        let writeFailure = EmulatorError.storageFailed(writeErrno, "cannot write \(path)")
         // Left in place, a partial entry would make the next start refuse the journal once another
         // entry follows it, and a whole one whose `fsync` failed would be replayed though refused.
         // The cut is synced so that a refused entry cannot reach the disk after it either.
         guard ftruncate(descriptor, length) == 0, fsync(descriptor) == 0 else {
             let failure = EmulatorError(
-                "\(path) can no longer be trusted: a write to it failed (\(reason)) and cutting it back to "
-                    + "\(length) bytes failed too (\(errnoText())); it takes no more writes until the emulator "
-                    + "restarts")
+                .storageFailed,
+                "\(path) can no longer be trusted: a write to it failed (\(String(cString: strerror(writeErrno)))) "
+                    + "and cutting it back to \(length) bytes failed too (\(errnoText())); it takes no more writes "
+                    + "until the emulator restarts",
+                cause: writeFailure.cause)
             unusable = failure
             throw failure
         }
-        throw .init("cannot write \(path): \(reason); the failed write was cut off, the journal is as before it")
+        throw EmulatorError(
+            .storageFailed, writeFailure.message + "; the failed write was cut off, the journal is as before it",
+            cause: writeFailure.cause)
     }
 
     private static func encode(_ entry: Entry, into bytes: inout [UInt8]) {
@@ -235,14 +240,14 @@ final class TripJournal: @unchecked Sendable {
         let input = openFile(path, O_RDONLY, 0)
         if input < 0 {
             if errno == ENOENT { return [] }
-            throw .init("cannot open \(path): \(errnoText())")
+            throw .storageFailed(errno, "cannot open \(path)")
         }
         defer { close(input) }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 { throw .init("cannot read \(path): \(errnoText())") }
+            if count < 0 { throw .storageFailed(errno, "cannot read \(path)") }
             if count == 0 { break }
             data += chunk[0..<count]
         }
@@ -257,7 +262,8 @@ final class TripJournal: @unchecked Sendable {
                 // A torn payload at the end, unless a whole entry follows: then this entry's length
                 // field is what is damaged, and dropping the rest would lose acknowledged writes.
                 if let later = firstWholeEntry(in: data, from: offset + 1) {
-                    throw .init(
+                    throw EmulatorError(
+                        .corruptJournal,
                         "\(path) is corrupt at byte \(offset): its length (\(length)) runs past the end, "
                             + "yet a whole entry starts at byte \(later)")
                 }
@@ -271,11 +277,12 @@ final class TripJournal: @unchecked Sendable {
                 // reached the disk (never acknowledged either). No entry is all zeros (there is no
                 // kind 0), so nothing written is dropped with them.
                 if data[offset...].allSatisfy({ $0 == 0 }) { break }
-                throw .init("\(path) is corrupt at byte \(offset): checksum mismatch")
+                throw EmulatorError(.corruptJournal, "\(path) is corrupt at byte \(offset): checksum mismatch")
             }
             let body = payload.dropFirst()
             guard (1...4).contains(payload[0]) else {
-                throw .init("\(path) has an entry of unknown kind \(payload[0]) at byte \(offset)")
+                throw EmulatorError(
+                    .corruptJournal, "\(path) has an entry of unknown kind \(payload[0]) at byte \(offset)")
             }
             do throws(CodecError) {
                 switch payload[0] {
@@ -294,7 +301,8 @@ final class TripJournal: @unchecked Sendable {
                     entries.append(.put(try Trip(serializedBytes: body.dropFirst(12)), updated: updated))
                 }
             } catch {
-                throw .init("\(path) has an unreadable entry at byte \(offset): \(error)")
+                throw EmulatorError(
+                    .corruptJournal, "\(path) has an unreadable entry at byte \(offset): \(error)", cause: error)
             }
             offset = end
         }

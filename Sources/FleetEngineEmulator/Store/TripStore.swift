@@ -238,7 +238,8 @@ final class TripStore: Sendable {
         do {
             try journal.append(entry)
         } catch {
-            throw FleetEngineError(code: .internalError, message: "the emulator could not store the change: \(error)")
+            throw FleetEngineError(
+                code: .internalError, message: "the emulator could not store the change: \(error)", cause: error)
         }
     }
 }

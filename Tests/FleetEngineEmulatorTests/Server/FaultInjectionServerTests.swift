@@ -245,6 +245,7 @@ struct FaultInjectionServerTests {
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.faults = plan
         let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(error?.code == .invalidConfiguration)
         #expect(error?.message == message)
     }
 }

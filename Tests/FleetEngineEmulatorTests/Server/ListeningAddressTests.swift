@@ -32,6 +32,7 @@ struct ListeningAddressTests {
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.port = port
         let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(error?.code == .invalidConfiguration)
         #expect(error?.message == "the emulator cannot listen on port \(port): a port is from 0 to 65535")
     }
 
@@ -40,7 +41,9 @@ struct ListeningAddressTests {
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.host = ""
         let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.hasPrefix("the emulator cannot listen on \"\": no address of that name") == true)
+        #expect(error?.cause != nil)
     }
 
     @Test("a port another emulator holds: listeningPort says where and why, from the transport's error")
@@ -52,8 +55,12 @@ struct ListeningAddressTests {
                 try await withFleetEngineEmulator(configuration) { second in try await second.listeningPort() }
             }
             let message = try #require(error?.message)
+            #expect(error?.code == .cannotListen)
             #expect(message.hasPrefix("the emulator could not listen on 127.0.0.1:\(configuration.port): "))
             #expect(message.contains("Address already in use"))
+            // The transport's own error, for a caller that looks into it.
+            let cause = try #require(error?.cause)
+            #expect(message.hasSuffix(String(describing: cause)))
         }
     }
 
@@ -67,6 +74,7 @@ struct ListeningAddressTests {
             try await group.waitForAll()
         }
         let error = await #expect(throws: EmulatorError.self) { try await emulator.listeningPort() }
+        #expect(error?.code == .notListening)
         #expect(error?.message == "the emulator is not listening on 127.0.0.1:0: it has shut down")
     }
 

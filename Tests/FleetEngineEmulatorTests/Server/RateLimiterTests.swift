@@ -54,6 +54,7 @@ struct RateLimiterTests {
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.faults.queriesPerSecond = rate
         let error = #expect(throws: EmulatorError.self) { try FleetEngineEmulator(configuration: configuration) }
+        #expect(error?.code == .invalidConfiguration)
         #expect(
             error?.message
                 == "the fault plan's queriesPerSecond is \(rate); a rate limit is a number of calls per second, "

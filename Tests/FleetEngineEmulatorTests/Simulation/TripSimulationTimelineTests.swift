@@ -261,7 +261,8 @@ struct TripSimulationTimelineTests {
         #expect {
             try TripSimulation(plan: plan, seed: 1, start: SimulationFixtures.start)
         } throws: { error in
-            "\(error)".hasPrefix("cannot simulate trip 'providers/test-project/trips/direct': \(reason)")
+            (error as? EmulatorError)?.code == .invalidSimulation
+                && "\(error)".hasPrefix("cannot simulate trip 'providers/test-project/trips/direct': \(reason)")
         }
     }
 }

@@ -87,6 +87,7 @@ struct JournalDamageStoreTests {
             _ = try folder.emulator(clock: PersistenceStoreTests.clock())
             Issue.record("the emulator started on a corrupt journal")
         } catch {
+            #expect(error.code == .corruptJournal)
             #expect(error.message == "\(folder.journalPath) is corrupt at byte \(offsets[1]): checksum mismatch")
         }
         // Nothing was thrown away: the journal is as it was, for someone to look at.
@@ -109,6 +110,7 @@ struct JournalDamageStoreTests {
             _ = try folder.emulator(clock: PersistenceStoreTests.clock())
             Issue.record("the emulator started on a journal whose middle entry has a damaged length")
         } catch {
+            #expect(error.code == .corruptJournal)
             #expect(error.message.hasPrefix("\(folder.journalPath) is corrupt at byte \(offsets[1]): its length"))
             #expect(error.message.hasSuffix("yet a whole entry starts at byte \(offsets[2])"))
         }
@@ -127,6 +129,7 @@ struct JournalDamageStoreTests {
             _ = try folder.emulator(clock: PersistenceStoreTests.clock())
             Issue.record("the emulator started on a corrupt journal")
         } catch {
+            #expect(error.code == .corruptJournal)
             #expect(error.message == "\(folder.journalPath) is corrupt at byte 0: checksum mismatch")
         }
     }
@@ -177,6 +180,7 @@ struct JournalDamageStoreTests {
             _ = try folder.emulator(clock: PersistenceStoreTests.clock())
             Issue.record("the emulator started on a journal with zeros before a whole entry")
         } catch {
+            #expect(error.code == .corruptJournal)
             #expect(error.message == "\(folder.journalPath) is corrupt at byte \(offsets[1]): checksum mismatch")
         }
         #expect(try folder.journalBytes() == bytes)

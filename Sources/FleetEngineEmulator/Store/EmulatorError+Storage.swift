@@ -1,0 +1,20 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension EmulatorError {
+    /// A system call on the data folder failed with `errorNumber` (pass `errno` first, before
+    /// anything else can change it): `what`, then the system's words for the failure; the cause is
+    /// an `IOError` carrying the number.
+    static func storageFailed(_ errorNumber: Int32, _ what: String) -> EmulatorError {
+        EmulatorError(
+            .storageFailed, what + ": " + String(cString: strerror(errorNumber)),
+            cause: IOError(errnoCode: errorNumber, reason: what))
+    }
+}

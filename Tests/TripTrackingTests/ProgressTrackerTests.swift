@@ -49,6 +49,29 @@ struct ProgressTrackerTests {
         #expect(reported == ["distance 1000", "delay noData", "distance 990", "distance 980", "distance 1000"])
     }
 
+    @Test(
+        "thresholds of zero or less, or not a number, report every change; infinite ones only the first value",
+        arguments: [
+            (0.0, [1_000, 999, 998]), (-5, [1_000, 999, 998]), (.nan, [1_000, 999, 998]), (.infinity, [1_000]),
+        ] as [(Double, [Int])])
+    func extremeThresholds(threshold: Double, expected: [Int]) {
+        var distanceTracker = ProgressTracker()
+        var timeTracker = ProgressTracker()
+        let thresholds = ProgressThresholds(timeUpdateThreshold: threshold, distanceUpdateThreshold: threshold)
+        var distances: [Int] = []
+        var times: [Int] = []
+        for value in [1_000, 999, 999, 998] {
+            let byDistance = distanceTracker.events(
+                for: Self.trip(distance: Int32(value)), thresholds: thresholds, speedLimits: nil)
+            for case .remainingDistance(let meters) in byDistance { distances.append(Int(meters)) }
+            let byTime = timeTracker.events(
+                for: Self.trip(seconds: Int64(value)), thresholds: thresholds, speedLimits: nil)
+            for case .remainingTime(let seconds) in byTime { times.append(Int(seconds)) }
+        }
+        #expect(distances == expected)
+        #expect(times == expected)
+    }
+
     @Test("remaining time is reported when it moved by at least the threshold; the threshold can change on the way")
     func timeThreshold() {
         var tracker = ProgressTracker()

@@ -2,10 +2,12 @@
 /// them again (the Navigation SDK's `timeUpdateThreshold` and `distanceUpdateThreshold`).
 public struct ProgressThresholds: Sendable, Hashable {
     /// Seconds; a remaining time is reported when it differs from the last one reported by at least
-    /// this much. 1 s by default.
+    /// this much. 1 s by default. Zero or less, or not a number: every change is reported;
+    /// infinity: only the first remaining time.
     public var timeUpdateThreshold: Double
     /// Metres; a remaining distance is reported when it differs from the last one reported by at
-    /// least this much. 1 m by default.
+    /// least this much. 1 m by default. Zero or less, or not a number: every change is reported;
+    /// infinity: only the first remaining distance.
     public var distanceUpdateThreshold: Double
 
     /// Thresholds from their parts.

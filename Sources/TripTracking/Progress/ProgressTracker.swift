@@ -80,11 +80,13 @@ struct ProgressTracker {
         return events
     }
 
-    /// Whether a value is to be reported: the first one (no `change`), or one that changed by at
-    /// least `threshold` since the last one reported (and changed at all, when the threshold is 0).
+    /// Whether a value is to be reported: the first one (no `change`), or one that changed at all
+    /// and by no less than `threshold` since the last one reported. Written as "not less than" so
+    /// that a threshold that is not a number holds nothing back, as one of zero or less does:
+    /// `abs(change) >= .nan` is false, which would have reported the first value and then none.
     private static func isReportable(change: Double?, threshold: Double) -> Bool {
         guard let change else { return true }
-        return change != 0 && abs(change) >= threshold
+        return change != 0 && !(abs(change) < threshold)
     }
 
     /// The seconds from `earlier` to `later`, whole seconds and nanoseconds subtracted apart: 2.3 s

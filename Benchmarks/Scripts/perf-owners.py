@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Shares of a perf profile by the module whose code spent them.
 
-Reads `perf record -g` data (of ClientLoad, say) through `perf script` and gives each sample to
+Reads `perf record -g` data (of ClientLoad or FollowLoad, say) through `perf script` and gives each sample to
 one owner: the kernel or libprotobuf-c when the sample is in them, otherwise the innermost Swift
 module on the call stack among those listed in MODULES (a sample in the Swift runtime, malloc or
 memmove goes to the module that called it). Samples with no such frame are listed by the library
@@ -27,8 +27,11 @@ MODULES = [
     ("$s17FleetEngineClient", "FleetEngineClient"),
     ("$s15FleetEngineWire", "FleetEngineWire"),
     ("$s17FleetEngineStatus", "FleetEngineStatus"),
+    ("$s12TripTracking", "TripTracking"),
+    ("$s19FleetEngineEmulator", "FleetEngineEmulator"),
     ("$s16ClientComparison", "the benchmark's callers"),
     ("$s10ClientLoad", "the benchmark's callers"),
+    ("$s10FollowLoad", "the benchmark's callers"),
 ]
 
 FRAME = re.compile(r"\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)$")

@@ -14,7 +14,11 @@ extension EmulatorError {
     /// an `IOError` carrying the number.
     static func storageFailed(_ errorNumber: Int32, _ what: String) -> EmulatorError {
         EmulatorError(
-            .storageFailed, what + ": " + String(cString: strerror(errorNumber)),
-            cause: IOError(errnoCode: errorNumber, reason: what))
+            .storageFailed, what + ": " + systemText(errorNumber), cause: IOError(errnoCode: errorNumber, reason: what))
+    }
+
+    /// The system's words for the error number `errorNumber`.
+    static func systemText(_ errorNumber: Int32) -> String {
+        String(cString: strerror(errorNumber))
     }
 }

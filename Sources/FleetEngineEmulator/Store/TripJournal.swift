@@ -196,8 +196,8 @@ final class TripJournal: @unchecked Sendable {
         guard ftruncate(descriptor, length) == 0, fsync(descriptor) == 0 else {
             let failure = EmulatorError(
                 .storageFailed,
-                "\(path) can no longer be trusted: a write to it failed (\(String(cString: strerror(writeErrno)))) "
-                    + "and cutting it back to \(length) bytes failed too (\(errnoText())); it takes no more writes "
+                "\(path) can no longer be trusted: a write to it failed (\(EmulatorError.systemText(writeErrno))) "
+                    + "and cutting it back to \(length) bytes failed too (\(EmulatorError.systemText(errno))); it takes no more writes "
                     + "until the emulator restarts",
                 cause: writeFailure.cause)
             unusable = failure
@@ -357,10 +357,6 @@ final class TripJournal: @unchecked Sendable {
 /// descriptors and keep the journal open for as long as it runs.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags | O_CLOEXEC, mode)
-}
-
-private func errnoText() -> String {
-    String(cString: strerror(errno))
 }
 
 /// CRC-32 (ISO-HDLC, the polynomial of zlib and Ethernet), for the journal's entries.

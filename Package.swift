@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "FleetEngineCodec", targets: ["FleetEngineCodec"]),
         .library(name: "FleetEngineStatus", targets: ["FleetEngineStatus"]),
+        .library(name: "FleetEngineGRPCCore", targets: ["FleetEngineGRPCCore"]),
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
@@ -32,12 +33,12 @@ let package = Package(
         .systemLibrary(
             name: "CProtobufC",
             pkgConfig: "libprotobuf-c",
-            providers: [.apt(["libprotobuf-c-dev"])]
+            providers: [.apt(["libprotobuf-c-dev"]), .brew(["protobuf-c"])]
         ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
             name: "CFleetEngineProtos",
@@ -50,8 +51,14 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineStatus",
+            dependencies: ["FleetEngineCodec"]
+        ),
+        // The bridge to grpc-swift-2, in a module of its own so that only its users build grpc-swift.
+        .target(
+            name: "FleetEngineGRPCCore",
             dependencies: [
                 "FleetEngineCodec",
+                "FleetEngineStatus",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
             ]
         ),
@@ -66,6 +73,7 @@ let package = Package(
                 "FleetEngineStatus",
                 "FleetEngineWire",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -81,6 +89,7 @@ let package = Package(
             dependencies: [
                 "FleetEngineCodec",
                 "FleetEngineStatus",
+                "FleetEngineGRPCCore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -97,7 +106,6 @@ let package = Package(
             dependencies: [
                 "FleetEngineClient", "FleetEngineCodec", "FleetEngineStatus",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -121,6 +129,7 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineTestSupport",
+            dependencies: ["FleetEngineCodec", "FleetEngineStatus"],
             path: "Tests/FleetEngineTestSupport"
         ),
         .testTarget(
@@ -130,8 +139,15 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetEngineStatusTests",
-            dependencies: ["FleetEngineStatus"],
+            dependencies: ["FleetEngineStatus", "FleetEngineCodec", "FleetEngineTestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FleetEngineGRPCCoreTests",
+            dependencies: [
+                "FleetEngineGRPCCore", "FleetEngineStatus", "FleetEngineCodec", "FleetEngineTestSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+            ]
         ),
         .testTarget(
             name: "FleetEngineEmulatorTests",
@@ -139,6 +155,7 @@ let package = Package(
                 "FleetEngineEmulator",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
+                "FleetEngineGRPCCore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,7 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
-import GRPCCore
 import Testing
 
 @Suite("FleetEngineError(converting:)")
@@ -15,20 +15,6 @@ struct FleetEngineErrorConvertingTests {
         #expect(converted.details == original.details)
         #expect(converted.origin == .status)
         #expect(converted.cause == nil)
-    }
-
-    @Test func rpcErrorKeepsCodeMessageAndDetails() {
-        var metadata = Metadata()
-        metadata.addBinary(
-            SampleDetails.statusBytes(code: 7, message: "", details: [.errorInfo(SampleDetails.errorInfo)]),
-            forKey: "grpc-status-details-bin")
-        let converted = FleetEngineError(
-            converting: RPCError(code: .permissionDenied, message: "denied", metadata: metadata))
-        #expect(converted.code == .permissionDenied)
-        #expect(converted.message == "denied")
-        #expect(converted.details == [.errorInfo(SampleDetails.errorInfo)])
-        #expect(converted.origin == .bridged)
-        #expect(converted.cause is RPCError)
     }
 
     @Test func cancellationIsCancelledAndLocal() {

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Testing
 
 @Suite("StatusDetail")

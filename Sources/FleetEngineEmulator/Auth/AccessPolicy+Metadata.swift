@@ -1,3 +1,4 @@
+import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 
@@ -47,8 +48,8 @@ struct TripServiceRPC: RegistrableRPCService {
         let faults = self.faults
         router.registerHandler(
             forMethod: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
-            deserializer: CodecDeserializer<Input>(),
-            serializer: CodecSerializer<Output>()
+            deserializer: CodecMessageDeserializer<Input>(),
+            serializer: CodecMessageSerializer<Output>()
         ) { streamingRequest, context in
             let request = try await ServerRequest(stream: streamingRequest)
             let outcome: Result<Output, FleetEngineError> = await {

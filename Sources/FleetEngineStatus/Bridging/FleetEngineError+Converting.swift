@@ -1,12 +1,13 @@
 import FleetEngineCodec
 import Foundation
-import GRPCCore
 
 extension FleetEngineError {
     /// Any error as a ``FleetEngineError``, so that every failure reaches the caller as one type.
     ///
     /// - a ``FleetEngineError`` stays as it is;
-    /// - a grpc-swift `RPCError` keeps its code, message and details (``init(_:)-(RPCError)``);
+    /// - an error of another library that conforms to ``FleetEngineErrorConvertible`` is what its
+    ///   ``FleetEngineErrorConvertible/fleetEngineError`` says: a grpc-swift `RPCError` keeps its code,
+    ///   message and details once the `FleetEngineGRPCCore` module is linked;
     /// - a `CancellationError` is CANCELLED, refused locally;
     /// - a ``CodecError`` (a message that does not decode) is INTERNAL, as gRPC reports a response
     ///   it cannot parse;
@@ -20,8 +21,8 @@ extension FleetEngineError {
         switch error {
         case let error as FleetEngineError:
             self = error
-        case let error as RPCError:
-            self.init(error)
+        case let error as any FleetEngineErrorConvertible:
+            self = error.fleetEngineError
         case let error as CancellationError:
             self.init(code: .cancelled, message: "the call was cancelled", origin: .local, cause: error)
         case let error as CodecError:

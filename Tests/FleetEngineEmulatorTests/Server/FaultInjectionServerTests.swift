@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -26,8 +27,8 @@ struct TripServiceClient: Sendable {
             return try await client.unary(
                 request: ClientRequest(message: request, metadata: metadata),
                 descriptor: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
-                serializer: CodecSerializer<Request>(),
-                deserializer: CodecDeserializer<Response>(),
+                serializer: CodecMessageSerializer<Request>(),
+                deserializer: CodecMessageDeserializer<Response>(),
                 options: options
             ) { response in
                 try response.message

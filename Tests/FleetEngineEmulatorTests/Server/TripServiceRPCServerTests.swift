@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -184,8 +185,8 @@ struct TripServiceRPCServerTests {
                     request: ClientRequest(message: GetTripRequest()),
                     descriptor: MethodDescriptor(
                         fullyQualifiedService: TripServiceMethod.serviceName, method: "ListTrips"),
-                    serializer: CodecSerializer<GetTripRequest>(),
-                    deserializer: CodecDeserializer<Trip>(),
+                    serializer: CodecMessageSerializer<GetTripRequest>(),
+                    deserializer: CodecMessageDeserializer<Trip>(),
                     options: .defaults
                 ) { try $0.message }
                 Issue.record("an unknown method answered")
@@ -214,7 +215,7 @@ struct TripServiceRPCServerTests {
                     descriptor: MethodDescriptor(
                         fullyQualifiedService: TripServiceMethod.serviceName, method: "GetTrip"),
                     serializer: RawBytesSerializer(bytes: [0x1A, 0x7F, 0x61]),
-                    deserializer: CodecDeserializer<Trip>(),
+                    deserializer: CodecMessageDeserializer<Trip>(),
                     options: .defaults
                 ) { try $0.message }
                 Issue.record("an undecodable request was answered")

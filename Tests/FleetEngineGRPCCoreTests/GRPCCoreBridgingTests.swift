@@ -1,5 +1,7 @@
 import FleetEngineCodec
+import FleetEngineGRPCCore
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import GRPCCore
 import Testing

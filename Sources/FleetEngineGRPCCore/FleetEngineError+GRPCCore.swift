@@ -1,10 +1,11 @@
 import FleetEngineCodec
+import FleetEngineStatus
 import GRPCCore
 
 extension FleetEngineError: RPCErrorConvertible {
     /// Reads a grpc-swift `RPCError`: its code, its message, and the `google.rpc.Status` details
     /// that a server put in `grpc-status-details-bin` (grpc-swift hands binary metadata over decoded).
-    /// The `RPCError` itself is kept as the ``cause``.
+    /// The `RPCError` itself is kept as the `cause`.
     public init(_ error: RPCError) {
         self.init(
             code: StatusCode(rawValue: error.code.rawValue), message: error.message, origin: .bridged, cause: error)
@@ -14,29 +15,11 @@ extension FleetEngineError: RPCErrorConvertible {
         }
     }
 
-    /// Takes the details from the bytes of a bridged error's `grpc-status-details-bin` (already
-    /// decoded from base64 by the library that bridged it); bytes that do not decode are kept, as
-    /// unpadded base64, in ``statusDetailsProblem``.
-    mutating func readStatusDetails(_ bytes: [UInt8]) {
-        do throws(CodecError) {
-            let status = try RPCStatus(serializedBytes: bytes)
-            rpcStatus = status
-            details = status.details.map(StatusDetail.init)
-        } catch {
-            var text: [UInt8] = []
-            Base64.encode(bytes, into: &text, padded: false)
-            statusDetailsProblem = StatusDetailsProblem(rawValue: String(decoding: text, as: UTF8.self), reason: error)
-        }
-    }
-
     /// Reads a grpc-swift `Status`; nil when it is OK, which is no error.
     public init?(_ status: Status) {
         guard status.code != .ok else { return nil }
         self.init(code: StatusCode(rawValue: status.code.rawValue), message: status.message, origin: .bridged)
     }
-
-    /// The trailer key of the serialized `google.rpc.Status` (gRPC's convention, used by every Google API).
-    public static let statusDetailsKey = "grpc-status-details-bin"
 
     /// The code a grpc-swift server ends the call with. A code gRPC does not define, or OK (which
     /// is no error), goes out as UNKNOWN, since grpc-swift's codes are a closed set.
@@ -47,8 +30,8 @@ extension FleetEngineError: RPCErrorConvertible {
     /// The message a grpc-swift server sends as `grpc-message`.
     public var rpcErrorMessage: String { message }
 
-    /// `grpc-status-details-bin` with the ``details`` as a `google.rpc.Status`, when there are any.
-    /// Its code is the one sent as `grpc-status` (``rpcErrorCode``): Google's clients refuse a
+    /// `grpc-status-details-bin` with the `details` as a `google.rpc.Status`, when there are any.
+    /// Its code is the one sent as `grpc-status` (`rpcErrorCode`): Google's clients refuse a
     /// status whose details name another code (grpcio-status's `rpc_status.from_call` raises).
     public var rpcErrorMetadata: Metadata {
         guard !details.isEmpty else { return [:] }

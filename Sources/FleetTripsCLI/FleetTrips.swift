@@ -4,9 +4,9 @@ import ArgumentParser
 ///
 /// Each subcommand parses its arguments and hands the work to a library type, so the same work
 /// runs in tests on in-memory input (see ``DecodeCommand/run(input:output:)``).
-public struct FleetTrips: AsyncParsableCommand {
+package struct FleetTrips: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "fleettrips",
         abstract: """
             Work with Google Maps Fleet Engine trips: follow trips as they change (follow, demo), call TripService \
@@ -22,5 +22,5 @@ public struct FleetTrips: AsyncParsableCommand {
     )
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    package init() {}
 }

@@ -5,9 +5,9 @@
 /// description (what and where inside the message) ends the line the tool prints.
 ///
 /// Two errors are equal when their codes are equal.
-public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
+struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case unreadableInput
             case unwritableOutput
@@ -21,20 +21,20 @@ public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertibl
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
 
         /// The input file or standard input could not be read.
-        public static let unreadableInput = Code(.unreadableInput)
+        static let unreadableInput = Code(.unreadableInput)
         /// Standard output could not be written.
-        public static let unwritableOutput = Code(.unwritableOutput)
+        static let unwritableOutput = Code(.unwritableOutput)
         /// The input is not the base64 or hex text the flags announced.
-        public static let invalidInputText = Code(.invalidInputText)
+        static let invalidInputText = Code(.invalidInputText)
         /// The codec refused a message: binary that does not decode, JSON that does not parse.
-        public static let invalidMessage = Code(.invalidMessage)
+        static let invalidMessage = Code(.invalidMessage)
         /// The gRPC message framing is broken: truncated, oversized, or undecompressable.
-        public static let invalidFraming = Code(.invalidFraming)
+        static let invalidFraming = Code(.invalidFraming)
         /// No token could be had from `--token-file` or `--token-command`.
-        public static let tokenUnavailable = Code(.tokenUnavailable)
+        static let tokenUnavailable = Code(.tokenUnavailable)
 
         /// The text the tool prints for this value.
-        public var description: String {
+        var description: String {
             switch wrapped {
             case .unreadableInput: "unreadable input"
             case .unwritableOutput: "unwritable output"
@@ -47,31 +47,31 @@ public struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    var code: Code
     /// What failed and where, in words.
-    public var message: String
+    var message: String
     /// The codec's or wire layer's own error, when one of them found the fault.
-    public var cause: (any Error & Sendable)?
+    var cause: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
+    init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
     }
 
     /// An error with just a code, for comparing in tests.
-    public init(_ code: Code) {
+    init(_ code: Code) {
         self.init(code: code, message: code.description)
     }
 
     /// Whether two errors have the same code; the message and location do not count.
-    public static func == (lhs: FleetTripsError, rhs: FleetTripsError) -> Bool { lhs.code == rhs.code }
+    static func == (lhs: FleetTripsError, rhs: FleetTripsError) -> Bool { lhs.code == rhs.code }
     /// Hashes the code, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// One line: the message, then the cause's own description when there is one.
-    public var description: String {
+    var description: String {
         guard let cause else { return "\(code): \(message)" }
         return "\(message): \(cause)"
     }

@@ -1,8 +1,9 @@
 import FleetEngineCodec
 import FleetEngineEmulator
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips at the edges: numbers past what they fit, status spellings, hosts, token commands, big inputs")
 struct ArgumentEdgeTests {

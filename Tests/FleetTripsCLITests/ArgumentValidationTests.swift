@@ -1,5 +1,6 @@
-import FleetTripsCLI
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips arguments")
 struct ArgumentValidationTests {

@@ -1,7 +1,8 @@
 import FleetEngineCapture
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 /// `fleettrips capture` on a capture file whose last record is cut short (tcpdump killed,
 /// the disk filled, a file copied while tcpdump was writing it) or whose last record is corrupt.

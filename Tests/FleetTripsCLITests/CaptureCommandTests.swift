@@ -1,8 +1,9 @@
 import FleetEngineCapture
 import FleetEngineWire
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips capture: JSON lines, summary and filters over a real capture")
 struct CaptureCommandTests {

@@ -2,9 +2,10 @@ import ArgumentParser
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips get, search, create, update and delete against the emulator")
 struct ClientCommandTests {

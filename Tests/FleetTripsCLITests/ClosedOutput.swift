@@ -1,4 +1,4 @@
-import FleetTripsCLI
+@testable import FleetTripsCLI
 
 /// An output whose reader has gone, as standard output is after `| head -1` took its line: every
 /// write fails as writing to a closed pipe does.

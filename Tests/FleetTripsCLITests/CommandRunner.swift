@@ -1,6 +1,7 @@
 import ArgumentParser
-import FleetTripsCLI
 import Testing
+
+@testable import FleetTripsCLI
 
 /// Runs `fleettrips` commands in-process, on in-memory input, the way the executable would.
 enum CommandRunner {

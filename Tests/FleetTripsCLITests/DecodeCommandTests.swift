@@ -1,6 +1,7 @@
 import FleetEngineWire
-import FleetTripsCLI
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips decode")
 struct DecodeCommandTests {

@@ -1,7 +1,8 @@
 import FleetEngineCodec
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 #if canImport(Glibc)
     import Glibc

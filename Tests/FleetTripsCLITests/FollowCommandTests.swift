@@ -1,9 +1,10 @@
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips follow and fleettrips demo")
 struct FollowCommandTests {

@@ -1,4 +1,4 @@
-import FleetTripsCLI
+@testable import FleetTripsCLI
 
 /// An output whose writes wait until the test opens its gate, as standard output does when the
 /// reader of its pipe stops reading.

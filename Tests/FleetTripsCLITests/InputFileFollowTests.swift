@@ -1,6 +1,7 @@
 import Dispatch
-import FleetTripsCLI
 import Testing
+
+@testable import FleetTripsCLI
 
 #if canImport(Glibc)
     import Glibc

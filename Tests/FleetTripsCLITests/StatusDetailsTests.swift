@@ -1,8 +1,9 @@
 import FleetEngineCodec
 import FleetEngineStatus
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("fleettrips status --details-bin")
 struct StatusDetailsTests {

@@ -1,8 +1,9 @@
 import FleetEngineCodec
 import FleetEngineEmulator
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("Trips printed as JSON say on standard error which fields the JSON leaves out, as decode does")
 struct UnknownFieldNoteTests {

@@ -1,8 +1,9 @@
 import FleetEngineCodec
 import FleetEngineEmulator
-import FleetTripsCLI
 import Foundation
 import Testing
+
+@testable import FleetTripsCLI
 
 @Suite("Client commands whose standard output is gone")
 struct UnwritableCallOutputTests {

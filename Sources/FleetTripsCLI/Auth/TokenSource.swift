@@ -4,7 +4,7 @@ import FleetEngineClient
 /// `--token-command`, or nowhere (no `authorization` header at all).
 ///
 /// Its description names the source but never shows a token.
-public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
+enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     /// No token: calls carry no `authorization` header, as an emulator started with `--no-auth` takes them.
     case none
     /// This token, as given.
@@ -16,7 +16,7 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     case command(String)
 
     /// The provider the client asks for tokens.
-    public var tokenProvider: any TokenProvider {
+    var tokenProvider: any TokenProvider {
         switch self {
         case .none: NoTokenProvider()
         case .literal(let token): StaticTokenProvider(token)
@@ -26,7 +26,7 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `no token`, `--token (redacted)`, `--token-file 'path'`, `--token-command`.
-    public var description: String {
+    var description: String {
         switch self {
         case .none: "no token"
         case .literal: "--token (redacted)"

@@ -11,19 +11,19 @@ import FleetEngineStatus
 /// with ``reportsJSON``, as exactly one JSON object on one line (``StatusExplanation/json``:
 /// `code`, `name`, `family`, `message`, `details`, `origin` and the rest), and the exit status is
 /// ``failureExitCode``.
-public struct TripServiceSession: Sendable {
+struct TripServiceSession: Sendable {
     /// The exit status of a command whose call failed; usage errors keep ArgumentParser's 64.
-    public static let failureExitCode: Int32 = 1
+    static let failureExitCode: Int32 = 1
 
     /// Where and how to connect, and the deadline of each call.
-    public var configuration: ClientConfiguration
+    var configuration: ClientConfiguration
     /// Where the bearer token comes from.
-    public var tokenSource: TokenSource
+    var tokenSource: TokenSource
     /// Whether a failure is reported as JSON rather than text.
-    public var reportsJSON: Bool
+    var reportsJSON: Bool
 
     /// A session from its parts.
-    public init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool) {
+    init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool) {
         self.configuration = configuration
         self.tokenSource = tokenSource
         self.reportsJSON = reportsJSON
@@ -40,7 +40,7 @@ public struct TripServiceSession: Sendable {
     /// - Throws: `ExitCode(failureExitCode)` after reporting a failure;
     ///   ``FleetTripsError/Code/unwritableOutput`` without ``reportsJSON``, when the output or the
     ///   report itself cannot be written.
-    public func run(
+    func run(
         errorOutput: inout some ByteSink,
         _ body: (FleetEngineClient) async throws -> Void
     ) async throws {
@@ -49,7 +49,7 @@ public struct TripServiceSession: Sendable {
 
     /// Runs `body` as ``run(errorOutput:_:)`` does, handing it `errorOutput` too, for the notes a
     /// command writes there while it goes on (fields the JSON it prints cannot show).
-    public func run<ErrorOutput: ByteSink>(
+    func run<ErrorOutput: ByteSink>(
         errorOutput: inout ErrorOutput,
         _ body: (FleetEngineClient, inout ErrorOutput) async throws -> Void
     ) async throws {
@@ -69,7 +69,7 @@ public struct TripServiceSession: Sendable {
     }
 
     /// What standard error gets for `error`, line feed included.
-    public func report(_ error: FleetEngineError) -> [UInt8] {
+    func report(_ error: FleetEngineError) -> [UInt8] {
         let explanation = StatusExplanation(error: error)
         return Array(((reportsJSON ? explanation.json : explanation.failureText) + "\n").utf8)
     }

@@ -5,9 +5,9 @@ import FleetEngineStatus
 
 /// `fleettrips capture`: a packet capture (or raw HTTP/2) of Fleet Engine gRPC traffic in, one JSON
 /// line per message and per call end out.
-public struct CaptureCommand: ParsableCommand {
+struct CaptureCommand: ParsableCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "capture",
         abstract: "Decode captured gRPC traffic (pcap, pcapng, or raw HTTP/2) into one JSON line per message.",
         discussion: """
@@ -31,18 +31,18 @@ public struct CaptureCommand: ParsableCommand {
 
     /// The capture, or the client's bytes with --h2.
     @Argument(help: ArgumentHelp("The capture file; - reads standard input.", valueName: "file"))
-    public var file: String = "-"
+    var file: String = "-"
 
     /// With --h2, the server's bytes.
     @Argument(
         help: ArgumentHelp(
             "With --h2: the server's bytes (the first file is then the client's).", valueName: "server-file"))
-    public var serverFile: String?
+    var serverFile: String?
 
     /// Raw HTTP/2 instead of packets.
     @Flag(
         name: .customLong("h2"), help: "The input is raw HTTP/2: one file per direction, or one with both interleaved.")
-    public var rawHTTP2 = false
+    var rawHTTP2 = false
 
     /// The method of calls whose headers could not be read.
     @Option(
@@ -50,41 +50,41 @@ public struct CaptureCommand: ParsableCommand {
         help: ArgumentHelp(
             "The :path to assume for calls whose header blocks could not be decoded, instead of inferring it.",
             valueName: "path"))
-    public var assumedMethod: String?
+    var assumedMethod: String?
 
     /// Keep only calls of this method.
     @Option(
         name: .customLong("only-method"),
         help: ArgumentHelp("Keep only calls of this method (a :path, or a name such as GetTrip).", valueName: "method"))
-    public var onlyMethod: String?
+    var onlyMethod: String?
 
     /// Keep only calls about this trip.
     @Option(help: ArgumentHelp("Keep only calls whose messages carry this trip name or id.", valueName: "name"))
-    public var trip: String?
+    var trip: String?
 
     /// Keep only calls that ended with these statuses.
     @Option(
         name: .customLong("status"),
         help: ArgumentHelp(
             "Keep only calls that ended with this status (name or number); repeatable.", valueName: "code"))
-    public var statuses: [String] = []
+    var statuses: [String] = []
 
     /// Print counts instead of records.
     @Flag(help: "Print one JSON summary instead of the records: calls per method, statuses, latency.")
-    public var summary = false
+    var summary = false
 
     /// Wait for more input at the end.
     @Flag(
         help: ArgumentHelp(
             "At the end of the file, wait for more (a capture still being written, e.g. by tcpdump -w); a pipe "
                 + "ends when its writer closes it."))
-    public var follow = false
+    var follow = false
 
     /// With --follow, stop after this long without new bytes.
     @Option(
         name: .customLong("follow-idle-seconds"),
         help: ArgumentHelp("With --follow: stop after this many seconds without new bytes.", valueName: "seconds"))
-    public var followIdleSeconds: Double?
+    var followIdleSeconds: Double?
 
     /// The memory the calls left open may hold, in MiB.
     @Option(
@@ -93,7 +93,7 @@ public struct CaptureCommand: ParsableCommand {
             "The most memory the calls still open may hold, in MiB (their header fields, unfinished messages "
                 + "and about 1 KiB each); past it the oldest open calls are given up, each reported as a problem. (default: 64)",
             valueName: "MiB"))
-    public var maxOpenCallMiB: Int?
+    var maxOpenCallMiB: Int?
 
     /// The memory the frames still arriving may hold, in MiB.
     @Option(
@@ -102,12 +102,12 @@ public struct CaptureCommand: ParsableCommand {
             "The most memory the frames still arriving on all connections of a packet capture may hold, in MiB; "
                 + "past it the largest is given up with its call, each reported as a problem. (default: 128)",
             valueName: "MiB"))
-    public var maxPartialFrameMiB: Int?
+    var maxPartialFrameMiB: Int?
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if serverFile != nil, !rawHTTP2 { throw ValidationError("a second file is only read with --h2") }
         // Standard input read for the client's bytes is at its end when the server's are read.
         if serverFile == "-", InputFile(path: file).isStandardInput {
@@ -141,7 +141,7 @@ public struct CaptureCommand: ParsableCommand {
 
     /// Decodes the input as the arguments say and writes the lines to `output`, and to standard
     /// error the notes of ``run(output:notices:)``.
-    public func run(output: inout some ByteSink) throws {
+    func run(output: inout some ByteSink) throws {
         var notices = StandardError()
         try run(output: &output, notices: &notices)
     }
@@ -149,7 +149,7 @@ public struct CaptureCommand: ParsableCommand {
     /// Decodes the input as the arguments say and writes the lines to `output`; a message that
     /// holds fields its schema does not define, which its JSON cannot show, gets a `note:` line on
     /// `notices`, as `fleettrips decode` writes.
-    public func run(output: inout some ByteSink, notices: inout some ByteSink) throws {
+    func run(output: inout some ByteSink, notices: inout some ByteSink) throws {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
@@ -230,7 +230,7 @@ public struct CaptureCommand: ParsableCommand {
     }
 
     /// Runs the command, writing to standard output.
-    public func run() throws {
+    func run() throws {
         var output = StandardOutput()
         try run(output: &output)
     }

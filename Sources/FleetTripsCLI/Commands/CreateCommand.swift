@@ -3,9 +3,9 @@ import FleetEngineClient
 import FleetEngineCodec
 
 /// `fleettrips create`: a new trip (CreateTrip), printed as the server made it.
-public struct CreateCommand: TripServiceCommand {
+struct CreateCommand: TripServiceCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create a trip (CreateTrip) and print it, as the server made it, as proto3 JSON on one line.",
         discussion: """
@@ -21,29 +21,29 @@ public struct CreateCommand: TripServiceCommand {
 
     /// The provider id.
     @Option(help: ArgumentHelp("The provider (Google Cloud project id) to create the trip under.", valueName: "id"))
-    public var provider: String
+    var provider: String
 
     /// The new trip's id.
     @Option(help: ArgumentHelp("The new trip's id, unique within the provider.", valueName: "id"))
-    public var tripID: String
+    var tripID: String
 
     /// The trip, as JSON or `@file`.
     @Option(help: ArgumentHelp("The trip as proto3 JSON, or @path of a file that holds it.", valueName: "json"))
-    public var trip: String?
+    var trip: String?
 
     /// `--endpoint`, the token, `--deadline`, `--json`.
-    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses a `--trip` that is not a Trip in proto3 JSON, saying where.
-    public func validate() throws {
+    func validate() throws {
         _ = try makeRequest()
     }
 
     /// The request the arguments describe.
-    public func makeRequest() throws(ValidationError) -> CreateTripRequest {
+    func makeRequest() throws(ValidationError) -> CreateTripRequest {
         var request = CreateTripRequest()
         request.parent = "providers/\(provider)"
         request.tripID = tripID
@@ -57,7 +57,7 @@ public struct CreateCommand: TripServiceCommand {
 
     /// Creates the trip and writes it to `output`; a failure goes to `errorOutput`
     /// (``TripServiceSession/run(errorOutput:_:)``).
-    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+    func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let request = try makeRequest()
         try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             let trip = try await client.createTrip(request)

@@ -2,9 +2,9 @@ import ArgumentParser
 import FleetEngineCodec
 
 /// `fleettrips decode`: protobuf binary in, proto3 JSON out.
-public struct DecodeCommand: AsyncParsableCommand {
+struct DecodeCommand: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Print binary protobuf messages as proto3 JSON, one compact object per line.",
         discussion: """
@@ -18,31 +18,31 @@ public struct DecodeCommand: AsyncParsableCommand {
     )
 
     /// `--type`: the message type.
-    @OptionGroup public var messageType: MessageTypeOptions
+    @OptionGroup var messageType: MessageTypeOptions
 
     /// How the binary appears in the input.
-    @Flag public var inputForm: BinaryForm = .raw
+    @Flag var inputForm: BinaryForm = .raw
 
     /// `--grpc-frames` and `--encoding`.
-    @OptionGroup public var framing: FramingOptions
+    @OptionGroup var framing: FramingOptions
 
     /// Indent the JSON.
     @Flag(help: "Indent the JSON, one member per line.")
-    public var pretty = false
+    var pretty = false
 
     /// Print the schema's field names instead of lowerCamelCase.
     @Flag(name: .customLong("proto-names"), help: "Print the .proto field names (trip_status) instead of tripStatus.")
-    public var protoNames = false
+    var protoNames = false
 
     /// The input file; `-` is standard input.
     @Argument(help: ArgumentHelp("The binary input; - or nothing reads standard input.", valueName: "file"))
-    public var file: String = "-"
+    var file: String = "-"
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// The library type that does this command's work, configured from its arguments.
-    public func makeDecoder() throws -> MessageDecoder {
+    func makeDecoder() throws -> MessageDecoder {
         MessageDecoder(
             messageType: try messageType.messageType,
             inputForm: inputForm,
@@ -52,12 +52,12 @@ public struct DecodeCommand: AsyncParsableCommand {
 
     /// Decodes `input` as the arguments say and writes the JSON lines to `output`, and the notes
     /// about fields the JSON cannot show to `notices`.
-    public func run(input: [UInt8], output: inout some ByteSink, notices: inout some ByteSink) throws {
+    func run(input: [UInt8], output: inout some ByteSink, notices: inout some ByteSink) throws {
         try makeDecoder().run(input: input, output: &output, notices: &notices)
     }
 
     /// Runs the command on its input, writing to standard output.
-    public func run() async throws {
+    func run() async throws {
         var output = StandardOutput()
         var notices = StandardError()
         try makeDecoder().run(file: InputFile(path: file), output: &output, notices: &notices)

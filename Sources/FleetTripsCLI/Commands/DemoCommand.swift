@@ -5,9 +5,9 @@ import FleetEngineStatus
 
 /// `fleettrips demo`: the whole product in one command. Starts the emulator in this process with a
 /// simulated trip, follows the trip over gRPC on loopback to COMPLETE, and prints every event.
-public struct DemoCommand: TripServiceCommand {
+struct DemoCommand: TripServiceCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start a local Fleet Engine with a simulated trip and follow it to COMPLETE, printing each event.",
         discussion: """
@@ -19,29 +19,29 @@ public struct DemoCommand: TripServiceCommand {
 
     /// How much faster than real time the trip runs.
     @Option(help: ArgumentHelp("Run the simulated trip this many times faster than real time.", valueName: "factor"))
-    public var speed = 60.0
+    var speed = 60.0
 
     /// The simulation's seed.
     @Option(help: "The simulation's seed; each seed gives another trip.")
-    public var seed: UInt64 = 7
+    var seed: UInt64 = 7
 
     /// Seconds between refreshes.
     @Option(help: ArgumentHelp("Seconds between two refreshes of the trip.", valueName: "seconds"))
-    public var interval = 0.5
+    var interval = 0.5
 
     /// Progress events too.
     @Flag(help: "Also print navigation-style progress events, as `fleettrips follow --progress` does.")
-    public var progress = false
+    var progress = false
 
     /// JSON lines instead of text.
     @Flag(help: "Print the JSON lines of `fleettrips follow` instead of text.")
-    public var jsonLines = false
+    var jsonLines = false
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses a speed or interval that is not a positive number.
-    public func validate() throws {
+    func validate() throws {
         guard speed > 0, speed.isFinite, speed <= 10_000 else {
             throw ValidationError("--speed must be a positive number, at most 10000")
         }
@@ -51,7 +51,7 @@ public struct DemoCommand: TripServiceCommand {
     }
 
     /// Runs the emulator and follows its trip, printing to `output`; a failure goes to `errorOutput`.
-    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+    func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let provider = "demo-project"
         let emulator = try FleetEngineEmulator(configuration: EmulatorConfiguration(accessPolicy: .noAuth))
         try await withThrowingTaskGroup(of: Void.self) { group in

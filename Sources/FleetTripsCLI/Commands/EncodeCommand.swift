@@ -2,9 +2,9 @@ import ArgumentParser
 import FleetEngineCodec
 
 /// `fleettrips encode`: proto3 JSON in, protobuf binary out.
-public struct EncodeCommand: AsyncParsableCommand {
+struct EncodeCommand: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "encode",
         abstract: "Write proto3 JSON as binary protobuf.",
         discussion: """
@@ -15,27 +15,27 @@ public struct EncodeCommand: AsyncParsableCommand {
     )
 
     /// `--type`: the message type.
-    @OptionGroup public var messageType: MessageTypeOptions
+    @OptionGroup var messageType: MessageTypeOptions
 
     /// How the binary is written.
-    @Flag public var outputForm: BinaryForm = .raw
+    @Flag var outputForm: BinaryForm = .raw
 
     /// `--grpc-frames` and `--encoding`.
-    @OptionGroup public var framing: FramingOptions
+    @OptionGroup var framing: FramingOptions
 
     /// Skip JSON members that name no field.
     @Flag(name: .customLong("ignore-unknown-fields"), help: "Skip JSON members that name no field of the type.")
-    public var ignoreUnknownFields = false
+    var ignoreUnknownFields = false
 
     /// The input file; `-` is standard input.
     @Argument(help: ArgumentHelp("The JSON input; - or nothing reads standard input.", valueName: "file"))
-    public var file: String = "-"
+    var file: String = "-"
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// The library type that does this command's work, configured from its arguments.
-    public func makeEncoder() throws -> MessageEncoder {
+    func makeEncoder() throws -> MessageEncoder {
         MessageEncoder(
             messageType: try messageType.messageType,
             outputForm: outputForm,
@@ -44,12 +44,12 @@ public struct EncodeCommand: AsyncParsableCommand {
     }
 
     /// Encodes `input` as the arguments say and writes the binary to `output`.
-    public func run(input: [UInt8], output: inout some ByteSink) throws {
+    func run(input: [UInt8], output: inout some ByteSink) throws {
         try makeEncoder().run(input: input, output: &output)
     }
 
     /// Runs the command on its input, writing to standard output.
-    public func run() async throws {
+    func run() async throws {
         var output = StandardOutput()
         try makeEncoder().run(file: InputFile(path: file), output: &output)
     }

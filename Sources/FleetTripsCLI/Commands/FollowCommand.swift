@@ -3,9 +3,9 @@ import FleetEngineClient
 import FleetEngineStatus
 
 /// `fleettrips follow NAME...`: follows trips and prints every change as it happens.
-public struct FollowCommand: TripServiceCommand {
+struct FollowCommand: TripServiceCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Follow trips and print each change as one JSON object per line, until every trip has ended.",
         discussion: """
@@ -21,15 +21,15 @@ public struct FollowCommand: TripServiceCommand {
 
     /// The trips: full names, or trip ids with `--provider`.
     @Argument(help: ArgumentHelp("Trip names (providers/ID/trips/ID), or trip ids with --provider.", valueName: "name"))
-    public var names: [String]
+    var names: [String]
 
     /// The provider of bare trip ids.
     @Option(help: ArgumentHelp("The provider (Google Cloud project id) of trips given by id.", valueName: "id"))
-    public var provider: String?
+    var provider: String?
 
     /// Seconds between refreshes.
     @Option(help: ArgumentHelp("Seconds between two refreshes of a trip.", valueName: "seconds"))
-    public var interval = 5.0
+    var interval = 5.0
 
     /// Progress events too.
     @Flag(
@@ -37,21 +37,21 @@ public struct FollowCommand: TripServiceCommand {
             "Also print navigation-style progress events: arrivedAtWaypoint, routeChanged, remainingTimeUpdated, "
                 + "remainingDistanceUpdated, delayCategoryChanged, lightingModeChanged, locationUpdated (no speeding "
                 + "lines: Fleet Engine sends no speed limits, and follow has none to compare with)."))
-    public var progress = false
+    var progress = false
 
     /// Text for people instead of JSON.
     @Flag(help: "Print a readable line per event instead of JSON.")
-    public var human = false
+    var human = false
 
     /// `--endpoint`, the token, `--deadline`, `--json`.
-    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses no names, a bare id without `--provider`, names of several providers, and an
     /// interval that is not a positive number.
-    public func validate() throws {
+    func validate() throws {
         guard !names.isEmpty else { throw ValidationError("give at least one trip name") }
         guard interval > 0, interval.isFinite, interval <= 86_400 else {
             throw ValidationError("--interval must be a positive number of seconds, at most 86400")
@@ -88,7 +88,7 @@ public struct FollowCommand: TripServiceCommand {
     /// - Throws: ``FleetTripsError/Code/unwritableOutput`` when `output` cannot be written (its
     ///   reader is gone, as after `| head -1`): the tool's own failure, not a status of Fleet
     ///   Engine's. With `--json` it is reported on `errorOutput` as one JSON object instead.
-    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+    func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .seconds(interval),
             format: human ? .human : .json, progress: progress)

@@ -2,9 +2,9 @@ import ArgumentParser
 import FleetEngineClient
 
 /// `fleettrips get`: one trip (GetTrip), as proto3 JSON on one line.
-public struct GetCommand: TripServiceCommand {
+struct GetCommand: TripServiceCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Print a trip (GetTrip) as proto3 JSON on one line.",
         discussion: TripServiceHelp.failureContract
@@ -12,17 +12,17 @@ public struct GetCommand: TripServiceCommand {
 
     /// The trip's resource name.
     @Argument(help: ArgumentHelp("The trip's name: providers/{provider_id}/trips/{trip_id}.", valueName: "name"))
-    public var name: String
+    var name: String
 
     /// `--endpoint`, the token, `--deadline`, `--json`.
-    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Gets the trip and writes it to `output`; a failure goes to `errorOutput`
     /// (``TripServiceSession/run(errorOutput:_:)``).
-    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+    func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             let trip = try await client.getTrip(named: name)
             try trip.writeJSONLine(to: &output, notices: &notices, context: "the trip \(trip.name) GetTrip returned")

@@ -4,9 +4,9 @@ import FleetEngineStatus
 import Foundation
 
 /// `fleettrips serve`: a local Fleet Engine TripService (the emulator).
-public struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run a local Fleet Engine TripService over gRPC (the emulator).",
         discussion: """
@@ -17,84 +17,84 @@ public struct ServeCommand: AsyncParsableCommand {
 
     /// The address to listen on.
     @Option(help: "The address to listen on: an IP address, or a name this machine resolves (localhost).")
-    public var host = "127.0.0.1"
+    var host = "127.0.0.1"
 
     /// The port; 0 picks a free one.
     @Option(help: "The port to listen on; 0 picks a free one.")
-    public var port = 0
+    var port = 0
 
     /// Accept every call without a token.
     @Flag(help: "Accept calls without checking tokens.")
-    public var noAuth = false
+    var noAuth = false
 
     /// HS256 secret tokens are checked with.
     @Option(help: "Verify HS256 tokens with this secret (for local use).")
-    public var jwtSecret: String?
+    var jwtSecret: String?
 
     /// RS256 public key tokens are checked with.
     @Option(help: "Verify RS256 tokens with this RSA public key (a PEM file, or the PEM text).")
-    public var jwtPublicKey: String?
+    var jwtPublicKey: String?
 
     /// Seed simulated trips.
     @Flag(help: "Seed simulated trips whose vehicles move along their routes.")
-    public var simulate = false
+    var simulate = false
 
     /// How much faster than real time the simulation runs.
     @Option(help: "Run the simulation this many times faster than real time.")
-    public var speed = 1.0
+    var speed = 1.0
 
     /// The simulation's seed.
     @Option(help: "The simulation's seed; the same seed gives the same trips.")
-    public var seed: UInt64 = 1
+    var seed: UInt64 = 1
 
     /// How many trips to simulate.
     @Option(help: "How many trips to simulate.")
-    public var trips = 5
+    var trips = 5
 
     /// The provider of simulated trips.
     @Option(help: "The provider (project) id of simulated trips.")
-    public var provider = "emulator-project"
+    var provider = "emulator-project"
 
     /// Where to keep trips across restarts.
     @Option(help: "Keep trips in this folder across restarts (every acknowledged write is synced to disk).")
-    public var data: String?
+    var data: String?
 
     /// TLS certificate chain.
     @Option(help: "Serve TLS with this PEM certificate chain (with --tls-key).")
-    public var tlsCert: String?
+    var tlsCert: String?
 
     /// TLS private key.
     @Option(help: "The PEM private key of --tls-cert.")
-    public var tlsKey: String?
+    var tlsKey: String?
 
     /// Rate limit per token.
     @Option(help: "Allow at most this many calls per second per token; more get RESOURCE_EXHAUSTED with RetryInfo.")
-    public var qps: Double?
+    var qps: Double?
 
     /// Fail every Nth call.
     @Option(help: "Fail every Nth call with --fail-code.")
-    public var failEvery: Int?
+    var failEvery: Int?
 
     /// The code of injected failures.
     @Option(help: "The status code of injected failures (a name or a number).")
-    public var failCode = "UNAVAILABLE"
+    var failCode = "UNAVAILABLE"
 
     /// Added latency.
     @Option(help: "Wait this many milliseconds before answering each call.")
-    public var delayMs = 0
+    var delayMs = 0
 
     /// Drop connections.
     @Option(help: "Close each connection abruptly when its Nth call arrives.")
-    public var dropConnectionAt: Int?
+    var dropConnectionAt: Int?
 
     /// GOAWAY after an age.
     @Option(help: "Send GOAWAY on each connection once it is this many milliseconds old.")
-    public var goawayAfterMs: Int?
+    var goawayAfterMs: Int?
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         let modes = [noAuth, jwtSecret != nil, jwtPublicKey != nil].filter { $0 }.count
         guard modes == 1 else {
             throw ValidationError("give exactly one of --no-auth, --jwt-secret and --jwt-public-key")
@@ -134,7 +134,7 @@ public struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The emulator's configuration from the arguments.
-    public func emulatorConfiguration() throws -> EmulatorConfiguration {
+    func emulatorConfiguration() throws -> EmulatorConfiguration {
         let policy: AccessPolicy
         if let jwtSecret {
             policy = .verify(TokenVerifier(keys: [try .hs256(secret: jwtSecret)]))
@@ -169,7 +169,7 @@ public struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Serves until SIGINT or SIGTERM.
-    public func run() async throws {
+    func run() async throws {
         let emulator = try FleetEngineEmulator(configuration: emulatorConfiguration())
         let shutdown = ShutdownSignals { emulator.beginGracefulShutdown() }
         defer { shutdown.cancel() }

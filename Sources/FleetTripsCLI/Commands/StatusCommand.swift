@@ -2,9 +2,9 @@ import ArgumentParser
 import FleetEngineStatus
 
 /// `fleettrips status`: what a gRPC status means for a client of Fleet Engine, and what to do.
-public struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Explain a gRPC status: what it means, what to do, whether a retry can help, its details.",
         usage: "fleettrips status [<code>] [--http <http-status>] [--details-bin <base64>] [--json]",
@@ -37,10 +37,10 @@ public struct StatusCommand: AsyncParsableCommand {
             "A gRPC status code (0 to 16; other numbers are explained as UNKNOWN) or its name, e.g. 14 or "
                 + "UNAVAILABLE.",
             valueName: "code"))
-    public var codeArguments: [String] = []
+    var codeArguments: [String] = []
 
     /// The code argument, if one was given.
-    public var code: String? { codeValues.first }
+    var code: String? { codeValues.first }
 
     /// ``codeArguments`` without the `--` that ends the options.
     private var codeValues: [String] {
@@ -57,7 +57,7 @@ public struct StatusCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Explain the code gRPC gives a response with this HTTP status and no grpc-status (429 -> UNAVAILABLE).",
             valueName: "http-status"))
-    public var httpStatus: Int?
+    var httpStatus: Int?
 
     /// A `grpc-status-details-bin` value.
     @Option(
@@ -67,18 +67,18 @@ public struct StatusCommand: AsyncParsableCommand {
             "A grpc-status-details-bin value: base64 (standard or URL-safe, padded or not) of a google.rpc.Status, "
                 + "whose details are decoded.",
             valueName: "base64"))
-    public var detailsBin: String?
+    var detailsBin: String?
 
     /// Print JSON instead of text.
     @Flag(help: "Print one JSON object on one line instead of text (see the fields above).")
-    public var json = false
+    var json = false
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses a code that is not one, both a code and `--http`, none of the three forms, an HTTP
     /// status out of range, and a `--details-bin` that is empty or not a `google.rpc.Status`.
-    public func validate() throws {
+    func validate() throws {
         let options = codeArguments.prefix { $0 != "--" }
         if let option = options.first(where: { $0.hasPrefix("-") && !StatusCode.isNegativeNumber($0) }) {
             throw ValidationError("Unknown option '\(option)'")
@@ -102,7 +102,7 @@ public struct StatusCommand: AsyncParsableCommand {
     }
 
     /// The library value that holds this command's answer, built from its arguments.
-    public func makeExplanation() throws -> StatusExplanation {
+    func makeExplanation() throws -> StatusExplanation {
         if code != nil, httpStatus != nil {
             throw ValidationError("give a status code or --http, not both")
         }
@@ -116,13 +116,13 @@ public struct StatusCommand: AsyncParsableCommand {
     }
 
     /// Writes the explanation, as text or JSON, and a line feed to `output`.
-    public func run(output: inout some ByteSink) throws {
+    func run(output: inout some ByteSink) throws {
         let explanation = try makeExplanation()
         try output.write(Array(((json ? explanation.json : explanation.text) + "\n").utf8))
     }
 
     /// Runs the command, writing to standard output.
-    public func run() async throws {
+    func run() async throws {
         var output = StandardOutput()
         try run(output: &output)
     }

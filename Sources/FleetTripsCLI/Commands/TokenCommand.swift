@@ -2,9 +2,9 @@ import ArgumentParser
 import FleetEngineEmulator
 
 /// `fleettrips token`: mints a Fleet Engine token the emulator accepts.
-public struct TokenCommand: AsyncParsableCommand {
+struct TokenCommand: AsyncParsableCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Mint a Fleet Engine JWT for the emulator: a consumer token for one trip, or a server token.",
         discussion: """
@@ -17,43 +17,43 @@ public struct TokenCommand: AsyncParsableCommand {
 
     /// The trip of a consumer token.
     @Option(help: "Mint a consumer token for this trip id (it may read that trip only).")
-    public var tripID: String?
+    var tripID: String?
 
     /// A server token.
     @Flag(help: "Mint a server token (tripid \"*\"): every method, every trip.")
-    public var server = false
+    var server = false
 
     /// HS256 secret.
     @Option(help: "Sign HS256 with this secret.")
-    public var jwtSecret: String?
+    var jwtSecret: String?
 
     /// RS256 private key.
     @Option(help: "Sign RS256 with this RSA private key (a PEM file, or the PEM text).")
-    public var jwtPrivateKey: String?
+    var jwtPrivateKey: String?
 
     /// The key id.
     @Option(help: "The key id (kid) to put in the token's header.")
-    public var kid: String?
+    var kid: String?
 
     /// Lifetime in seconds.
     @Option(help: "Seconds until the token expires.")
-    public var lifetime = 3600
+    var lifetime = 3600
 
     /// The longest `--lifetime`: ten years, in seconds.
     static let longestLifetime = 10 * 366 * 86_400
 
     /// Issuer and subject.
     @Option(help: "The token's issuer and subject.")
-    public var issuer = TokenMinter.defaultPrincipal
+    var issuer = TokenMinter.defaultPrincipal
 
     /// Audience.
     @Option(help: "The token's audience.")
-    public var audience = TokenVerifier.fleetEngineAudience
+    var audience = TokenVerifier.fleetEngineAudience
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         guard (tripID != nil) != server else { throw ValidationError("give exactly one of --trip-id and --server") }
         guard (jwtSecret != nil) != (jwtPrivateKey != nil) else {
             throw ValidationError("give exactly one of --jwt-secret and --jwt-private-key")
@@ -67,7 +67,7 @@ public struct TokenCommand: AsyncParsableCommand {
     }
 
     /// The token the arguments ask for.
-    public func token() throws -> String {
+    func token() throws -> String {
         let key: JWTSigningKey
         if let jwtSecret {
             key = try .hs256(secret: jwtSecret, id: kid)
@@ -81,7 +81,7 @@ public struct TokenCommand: AsyncParsableCommand {
     }
 
     /// Prints the token.
-    public func run() async throws {
+    func run() async throws {
         var output = StandardOutput()
         try output.write(Array((try token() + "\n").utf8))
     }

@@ -2,34 +2,34 @@ import ArgumentParser
 import FleetEngineCodec
 
 /// `fleettrips types`: the message type names `--type` accepts.
-public struct TypesCommand: AsyncParsableCommand {
+struct TypesCommand: AsyncParsableCommand {
     /// The command's name, help text and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "types",
         abstract: "List the message types that --type accepts, one full name per line."
     )
 
     /// Only names containing this text, in any case.
     @Argument(help: "List only the names that contain this text (any case).")
-    public var filter: String?
+    var filter: String?
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// The names this command lists, sorted.
-    public func names() -> [String] {
+    func names() -> [String] {
         let all = MessageRegistry.allMessageTypes.map { $0.protoMessageName }
         guard let filter, !filter.isEmpty else { return all }
         return all.filter { $0.lowercased().contains(filter.lowercased()) }
     }
 
     /// Writes the names, one per line, to `output`.
-    public func run(output: inout some ByteSink) throws {
+    func run(output: inout some ByteSink) throws {
         try output.write(Array(names().map { $0 + "\n" }.joined().utf8))
     }
 
     /// Runs the command on its input, writing to standard output.
-    public func run() async throws {
+    func run() async throws {
         var output = StandardOutput()
         try run(output: &output)
     }

@@ -4,9 +4,9 @@ import FleetEngineCodec
 
 /// `fleettrips update`: writes the masked fields of a trip (UpdateTrip), printed as the server
 /// stored it.
-public struct UpdateCommand: TripServiceCommand {
+struct UpdateCommand: TripServiceCommand {
     /// The command's name and help text.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Update the fields --mask names (UpdateTrip) and print the trip as proto3 JSON on one line.",
         discussion: """
@@ -20,35 +20,35 @@ public struct UpdateCommand: TripServiceCommand {
 
     /// The trip's resource name.
     @Argument(help: ArgumentHelp("The trip's name: providers/{provider_id}/trips/{trip_id}.", valueName: "name"))
-    public var name: String
+    var name: String
 
     /// The new values, as JSON or `@file`.
     @Option(
         help: ArgumentHelp("The new values as a proto3 JSON Trip, or @path of a file that holds it.", valueName: "json")
     )
-    public var trip: String
+    var trip: String
 
     /// The fields to write.
     @Option(
         help: ArgumentHelp(
             "The fields to write, separated by commas: trip_status,vehicle_id (or tripStatus,vehicleId).",
             valueName: "paths"))
-    public var mask: String
+    var mask: String
 
     /// `--endpoint`, the token, `--deadline`, `--json`.
-    @OptionGroup(title: "Connection") public var connection: ConnectionOptions
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses a `--trip` that is not a Trip in proto3 JSON, and a `--mask` that is not a list of
     /// field paths.
-    public func validate() throws {
+    func validate() throws {
         _ = try makeRequest()
     }
 
     /// The request the arguments describe.
-    public func makeRequest() throws(ValidationError) -> UpdateTripRequest {
+    func makeRequest() throws(ValidationError) -> UpdateTripRequest {
         var request = UpdateTripRequest()
         request.name = name
         request.trip = try JSONMessageArgument.parse(trip, option: "--trip", as: Trip.self)
@@ -58,7 +58,7 @@ public struct UpdateCommand: TripServiceCommand {
 
     /// Updates the trip and writes it to `output`; a failure goes to `errorOutput`
     /// (``TripServiceSession/run(errorOutput:_:)``).
-    public func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+    func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let request = try makeRequest()
         try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             let trip = try await client.updateTrip(request)

@@ -7,7 +7,7 @@
 #endif
 
 /// Where a command writes its output: standard output when run, an array in tests.
-public protocol ByteSink {
+protocol ByteSink {
     /// Writes `bytes` after everything written before.
     ///
     /// - Throws: ``FleetTripsError/Code/unwritableOutput`` when the bytes cannot be written.
@@ -16,19 +16,19 @@ public protocol ByteSink {
 
 extension Array: ByteSink where Element == UInt8 {
     /// Appends `bytes`.
-    public mutating func write(_ bytes: [UInt8]) {
+    mutating func write(_ bytes: [UInt8]) {
         append(contentsOf: bytes)
     }
 }
 
 /// The process's standard output, written unbuffered so each message appears as soon as it is
 /// ready (a stream being decoded from a pipe shows its messages one by one).
-public struct StandardOutput: ByteSink, Sendable {
+struct StandardOutput: ByteSink, Sendable {
     /// Standard output.
-    public init() {}
+    init() {}
 
     /// Writes all of `bytes`, retrying after interrupted and partial writes.
-    public mutating func write(_ bytes: [UInt8]) throws(FleetTripsError) {
+    mutating func write(_ bytes: [UInt8]) throws(FleetTripsError) {
         try writeAll(bytes, to: STDOUT_FILENO, named: "standard output")
     }
 }

@@ -18,7 +18,7 @@ extension InputFile {
     ///     there and sends nothing for `idleLimit` is taken to have ended too.
     /// - Throws: ``FleetTripsError/Code/unreadableInput`` with the system's reason, or what `body`
     ///   throws.
-    public func readChunks(
+    func readChunks(
         chunkSize: Int = 1 << 20, follow: Bool = false, idleLimit: Duration? = nil,
         _ body: (ArraySlice<UInt8>) throws -> Void
     ) throws {

@@ -7,26 +7,26 @@
 #endif
 
 /// A command's input: a file named on the command line, or standard input for `-`.
-public struct InputFile: Hashable, Sendable {
+struct InputFile: Hashable, Sendable {
     /// The path as given; `-` means standard input.
-    public var path: String
+    var path: String
 
     /// The input at `path`; `-` means standard input.
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
     /// Whether this is standard input.
-    public var isStandardInput: Bool { path == "-" }
+    var isStandardInput: Bool { path == "-" }
 
     /// How the input is named in messages: its path, or "standard input".
-    public var displayName: String { isStandardInput ? "standard input" : "'\(path)'" }
+    var displayName: String { isStandardInput ? "standard input" : "'\(path)'" }
 
     /// Reads the whole input, or its first `limit + 1` bytes when it is longer than `limit`: a
     /// caller that has a bound learns the input is over it without holding all of it.
     ///
     /// - Throws: ``FleetTripsError/Code/unreadableInput`` with the system's reason.
-    public func readAll(atMost limit: Int = .max) throws(FleetTripsError) -> [UInt8] {
+    func readAll(atMost limit: Int = .max) throws(FleetTripsError) -> [UInt8] {
         let descriptor: Int32 = isStandardInput ? STDIN_FILENO : open(path, O_RDONLY)
         guard descriptor >= 0 else { throw failure("cannot open") }
         defer { if !isStandardInput { close(descriptor) } }

@@ -8,12 +8,12 @@
 
 /// The process's standard error, where the client commands report a failed call, written
 /// unbuffered like ``StandardOutput``.
-public struct StandardError: ByteSink, Sendable {
+struct StandardError: ByteSink, Sendable {
     /// Standard error.
-    public init() {}
+    init() {}
 
     /// Writes all of `bytes`, retrying after interrupted and partial writes.
-    public mutating func write(_ bytes: [UInt8]) throws(FleetTripsError) {
+    mutating func write(_ bytes: [UInt8]) throws(FleetTripsError) {
         try writeAll(bytes, to: STDERR_FILENO, named: "standard error")
     }
 }

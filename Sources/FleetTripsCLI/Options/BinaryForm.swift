@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// How protobuf binary appears on the command line's input or output: as raw bytes, or as base64
 /// or hex text for pasting into and out of terminals, logs and JSON documents.
-public enum BinaryForm: String, EnumerableFlag, Sendable {
+enum BinaryForm: String, EnumerableFlag, Sendable {
     /// The bytes themselves.
     case raw
     /// Base64 text (RFC 4648).
@@ -11,7 +11,7 @@ public enum BinaryForm: String, EnumerableFlag, Sendable {
     case hex
 
     /// The help line of each flag.
-    public static func help(for value: BinaryForm) -> ArgumentHelp? {
+    static func help(for value: BinaryForm) -> ArgumentHelp? {
         switch value {
         case .raw: "Binary as raw bytes."
         case .base64:
@@ -23,7 +23,7 @@ public enum BinaryForm: String, EnumerableFlag, Sendable {
     /// The bytes that `input`, in this form, stands for.
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that is not valid base64 or hex.
-    public func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
+    func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
         guard self != .raw else { return input }
         var reader = BinaryTextReader(form: self)
         var output: [UInt8] = []
@@ -34,7 +34,7 @@ public enum BinaryForm: String, EnumerableFlag, Sendable {
 
     /// `bytes` written in this form; text forms end with a line feed so a terminal shows them
     /// on a line of their own.
-    public func output(for bytes: [UInt8]) -> [UInt8] {
+    func output(for bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .raw: bytes
         case .base64: Base64Text.encode(bytes) + [UInt8(ascii: "\n")]

@@ -4,20 +4,20 @@ import FleetEngineWire
 
 /// The options every client command shares: where Fleet Engine is, how to reach it, the token,
 /// the deadline, and how failures are reported.
-public struct ConnectionOptions: ParsableArguments, Sendable {
+struct ConnectionOptions: ParsableArguments, Sendable {
     /// `host:port` or `[IPv6]:port`.
     @Option(
         help: ArgumentHelp(
             "Where Fleet Engine (or the emulator) listens: host:port, or [IPv6 address]:port.",
             valueName: "host:port"))
-    public var endpoint = "fleetengine.googleapis.com:443"
+    var endpoint = "fleetengine.googleapis.com:443"
 
     /// Plaintext HTTP/2 instead of TLS.
     @Flag(
         help: ArgumentHelp(
             "Speak plaintext HTTP/2 (h2c), as `fleettrips serve` does by default; otherwise TLS, checked against "
                 + "the system's trust roots."))
-    public var plaintext = false
+    var plaintext = false
 
     /// A bearer token, as given.
     @Option(
@@ -25,11 +25,11 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
             "Send this JWT as the bearer token (other users may see it in the process list; prefer --token-file "
                 + "or --token-command).",
             valueName: "token"))
-    public var token: String?
+    var token: String?
 
     /// A file that holds the token.
     @Option(help: ArgumentHelp("Send the contents of this file, trimmed, as the bearer token.", valueName: "path"))
-    public var tokenFile: String?
+    var tokenFile: String?
 
     /// A command that prints the token.
     @Option(
@@ -37,27 +37,27 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
             "Run this command with /bin/sh -c and send what it prints on standard output, trimmed, as the bearer "
                 + "token, e.g. 'gcloud auth print-access-token'. A non-zero exit status fails the call.",
             valueName: "command"))
-    public var tokenCommand: String?
+    var tokenCommand: String?
 
     /// Seconds each call may take.
     @Option(help: ArgumentHelp("Seconds each call may take, retries and connecting included.", valueName: "seconds"))
-    public var deadline = 15.0
+    var deadline = 15.0
 
     /// Report failures as JSON.
     @Flag(
         help: ArgumentHelp(
             "On failure, write the error to standard error as one JSON object on one line: \"code\", \"name\", "
                 + "\"family\", \"message\", \"details\", \"origin\" and the fields `fleettrips status --json` prints."))
-    public var json = false
+    var json = false
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses more than one token option, an empty token or command, a `--token` that cannot be
     /// sent in a header (a control character, a byte outside ASCII: the error names the byte and
     /// its position, never the token), an endpoint that is not `host:port`, and a deadline that is
     /// not a positive number.
-    public func validate() throws {
+    func validate() throws {
         let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil].filter { $0 }.count
         guard tokenOptions <= 1 else {
             throw ValidationError("give at most one of --token, --token-file and --token-command")
@@ -87,7 +87,7 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
     static let longestDeadline = 86_400.0
 
     /// Where the token comes from.
-    public var tokenSource: TokenSource {
+    var tokenSource: TokenSource {
         if let token { return .literal(token) }
         if let tokenFile { return .file(path: tokenFile) }
         if let tokenCommand { return .command(tokenCommand) }
@@ -96,7 +96,7 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
 
     /// The client's configuration: the endpoint, TLS with the system's trust roots unless
     /// `--plaintext`, and `--deadline` as both the call deadline and the connection time limit.
-    public func clientConfiguration() throws -> ClientConfiguration {
+    func clientConfiguration() throws -> ClientConfiguration {
         var configuration = ClientConfiguration(
             endpoint: try ClientConfiguration.Endpoint.parsingArgument(endpoint),
             transportSecurity: plaintext ? .plaintext : .tls())
@@ -107,7 +107,7 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
     }
 
     /// The session the command's calls run in.
-    public func session() throws -> TripServiceSession {
+    func session() throws -> TripServiceSession {
         TripServiceSession(configuration: try clientConfiguration(), tokenSource: tokenSource, reportsJSON: json)
     }
 }

@@ -3,12 +3,12 @@ import FleetEngineWire
 
 /// `--grpc-frames` and `--encoding`: whether the binary is a stream of gRPC length-prefixed
 /// messages, and how those messages are compressed.
-public struct FramingOptions: ParsableArguments, Sendable {
+struct FramingOptions: ParsableArguments, Sendable {
     /// Whether the binary is a stream of gRPC Length-Prefixed-Messages rather than one message.
     @Flag(
         name: .customLong("grpc-frames"),
         help: "The binary is a stream of gRPC length-prefixed messages (one JSON line per message).")
-    public var grpcFrames = false
+    var grpcFrames = false
 
     /// The `grpc-encoding` of the stream, for compressed messages.
     @Option(
@@ -16,13 +16,13 @@ public struct FramingOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "The stream's grpc-encoding: identity, gzip or deflate (zlib format). Needs --grpc-frames.",
             valueName: "grpc-encoding"))
-    public var encoding: String?
+    var encoding: String?
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses `--encoding` without `--grpc-frames`, and names this tool cannot decompress.
-    public func validate() throws {
+    func validate() throws {
         guard let encoding else { return }
         guard grpcFrames else {
             throw ValidationError("--encoding applies only to --grpc-frames: single messages are never compressed")
@@ -35,14 +35,14 @@ public struct FramingOptions: ParsableArguments, Sendable {
     }
 
     /// The framing the options select.
-    public var framing: Framing {
+    var framing: Framing {
         guard grpcFrames else { return .single }
         return .grpcFrames(encoding: encoding.map(MessageEncoding.init(rawValue:)) ?? .identity)
     }
 }
 
 /// Whether binary input or output is one message or a stream of gRPC length-prefixed messages.
-public enum Framing: Hashable, Sendable {
+enum Framing: Hashable, Sendable {
     /// The whole binary is one serialized message.
     case single
     /// A stream of gRPC Length-Prefixed-Messages whose `grpc-encoding` is `encoding`.

@@ -2,20 +2,20 @@ import ArgumentParser
 import FleetEngineCodec
 
 /// The `--type` option: which message of Protos/ the input or output holds.
-public struct MessageTypeOptions: ParsableArguments, Sendable {
+struct MessageTypeOptions: ParsableArguments, Sendable {
     /// The full protobuf name, e.g. `maps.fleetengine.v1.Trip`.
     @Option(
         name: .long,
         help: ArgumentHelp(
             "The full name of the message type, e.g. maps.fleetengine.v1.Trip (`fleettrips types` lists them).",
             valueName: "message-type"))
-    public var type: String
+    var type: String
 
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
-    public init() {}
+    init() {}
 
     /// Refuses a name Protos/ does not declare, suggesting the names closest to it.
-    public func validate() throws {
+    func validate() throws {
         guard MessageRegistry.messageType(named: type) == nil else { return }
         let suggestions = MessageTypeSuggestions.closeMatches(
             for: type, among: MessageRegistry.allMessageTypes.map { $0.protoMessageName })
@@ -28,7 +28,7 @@ public struct MessageTypeOptions: ParsableArguments, Sendable {
     }
 
     /// The message type `--type` names; ``validate()`` has checked it exists.
-    public var messageType: any ProtobufMessage.Type {
+    var messageType: any ProtobufMessage.Type {
         get throws {
             guard let found = MessageRegistry.messageType(named: type) else {
                 throw ValidationError("unknown message type '\(type)'")

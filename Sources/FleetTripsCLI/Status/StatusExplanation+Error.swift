@@ -8,7 +8,7 @@ extension StatusExplanation {
     ///
     /// ``json`` then always has `message`, `details` and `origin`, so a script that reads the
     /// object finds the same members whether the server or the client refused the call.
-    public init(error: FleetEngineError) {
+    init(error: FleetEngineError) {
         self.init(code: error.code)
         // grpc-status and grpc-message are authoritative (gRPC's PROTOCOL-HTTP2, "Responses");
         // the google.rpc.Status copy only supplies the details when the server sent one.
@@ -26,7 +26,7 @@ extension StatusExplanation {
     /// A failed call for a person, in lines (no final line feed): the code and the message first,
     /// then who has to act, what to do, whether a retry helps, where the status came from, and
     /// the details one per line.
-    public var failureText: String {
+    var failureText: String {
         let message = rpcStatus?.message ?? ""
         var lines = ["\(code) (\(code.rawValue)): " + (message.isEmpty ? code.summary : message)]
         lines.append(Self.line("family", "\(family) (\(familyRole))"))

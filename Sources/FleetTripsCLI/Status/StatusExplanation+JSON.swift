@@ -15,7 +15,7 @@ extension StatusExplanation {
     ///   or the explanation is of a failed call;
     /// - `origin`: where a failed call's status came from (``FleetEngineError/Origin``'s printed
     ///   form, e.g. `gRPC status`, `refused locally`), only for a failed call.
-    public var json: String {
+    var json: String {
         var object = JSONObjectWriter()
         object.member("code", .integer(code.rawValue))
         object.member("name", code.name.map { .string($0) } ?? .null)

@@ -3,7 +3,7 @@ import FleetEngineStatus
 extension StatusExplanation {
     /// The explanation for a person, in lines (no final line feed): the code, its name and what
     /// happened first, then one labelled line per fact, then the details one per line.
-    public var text: String {
+    var text: String {
         var lines = ["\(code) (\(code.rawValue)): \(code.summary)"]
         if !code.isKnown {
             lines.append(

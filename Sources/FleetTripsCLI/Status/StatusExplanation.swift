@@ -8,20 +8,20 @@ import FleetEngineStatus
 /// from a `grpc-status-details-bin` value with or without either; printed as readable text
 /// (``text``) or as one JSON object on one line (``json``). The client commands build one from the
 /// ``FleetEngineError`` a call failed with (``init(error:)``) and print it the same way.
-public struct StatusExplanation: Sendable, Hashable {
+struct StatusExplanation: Sendable, Hashable {
     /// The code explained.
-    public var code: StatusCode
+    var code: StatusCode
     /// The HTTP status ``code`` was mapped from, when the status was given as one.
-    public var mappedFromHTTPStatus: Int?
+    var mappedFromHTTPStatus: Int?
     /// The `google.rpc.Status` read from `grpc-status-details-bin`, when one was given.
-    public var rpcStatus: RPCStatus?
+    var rpcStatus: RPCStatus?
     /// The typed entries of ``rpcStatus``'s details, in the order they came.
-    public var details: [StatusDetail]
+    var details: [StatusDetail]
     /// Where the status came from, when it explains a call that failed (``init(error:)``).
-    public var origin: FleetEngineError.Origin?
+    var origin: FleetEngineError.Origin?
 
     /// The explanation of a code on its own.
-    public init(code: StatusCode) {
+    init(code: StatusCode) {
         self.code = code
         self.mappedFromHTTPStatus = nil
         self.rpcStatus = nil
@@ -31,7 +31,7 @@ public struct StatusExplanation: Sendable, Hashable {
 
     /// The explanation of the code gRPC gives a response that has this HTTP status and no
     /// `grpc-status` (``StatusCode/init(httpStatus:)``).
-    public init(httpStatus: Int) {
+    init(httpStatus: Int) {
         self.init(code: StatusCode(httpStatus: httpStatus))
         self.mappedFromHTTPStatus = httpStatus
     }
@@ -48,7 +48,7 @@ public struct StatusExplanation: Sendable, Hashable {
     ///     serialized `google.rpc.Status`.
     /// - Throws: ``FleetTripsError/Code/invalidMessage`` when the value is not base64 or not a
     ///   `google.rpc.Status`, with the codec's reason as the cause.
-    public init(code: StatusCode?, httpStatus: Int?, grpcStatusDetailsBin: String) throws(FleetTripsError) {
+    init(code: StatusCode?, httpStatus: Int?, grpcStatusDetailsBin: String) throws(FleetTripsError) {
         let call = CallStatus(
             grpcStatus: code.map { String($0.rawValue) },
             grpcMessage: nil,
@@ -76,26 +76,26 @@ public struct StatusExplanation: Sendable, Hashable {
 
     /// Who has to act on a status with this code (and origin: an interrupted refresh is always
     /// the server/network family).
-    public var family: ErrorFamily { error.family }
+    var family: ErrorFamily { error.family }
 
     /// Whether sending the same request again can succeed without the caller changing anything
     /// (``FleetEngineError/isRetryable``: the server/network family, or RESOURCE_EXHAUSTED with a
     /// RetryInfo detail).
-    public var isRetryable: Bool { error.isRetryable }
+    var isRetryable: Bool { error.isRetryable }
 
     /// The wait the first RetryInfo detail asks for before a retry, if there is one.
-    public var retryDelay: Duration? { error.retryDelay }
+    var retryDelay: Duration? { error.retryDelay }
 
     /// ``retryDelay`` as proto3 JSON writes a `google.protobuf.Duration`: `30s`, `1.500s`.
-    public var retryDelayText: String? {
+    var retryDelayText: String? {
         retryDelay.map(Self.durationText)
     }
 
     /// The HTTP status the Google Cloud error model gives the code (``StatusCode/httpStatus``).
-    public var httpStatus: Int { code.httpStatus }
+    var httpStatus: Int { code.httpStatus }
 
     /// The code inside ``rpcStatus`` when it differs from the code explained.
-    public var conflictingDetailsCode: StatusCode? {
+    var conflictingDetailsCode: StatusCode? {
         guard let rpcStatus, Int(rpcStatus.code) != code.rawValue else { return nil }
         return StatusCode(rawValue: Int(rpcStatus.code))
     }

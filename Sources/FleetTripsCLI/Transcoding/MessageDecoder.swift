@@ -7,20 +7,20 @@ import FleetEngineWire
 /// proto3 JSON has no place for fields the type's schema does not define (a newer schema's, or
 /// another type's): a message that holds any gets a line on the notices sink saying how many and
 /// where (``UnknownFieldLocation``), so that leaving them out of the JSON is never silent.
-public struct MessageDecoder: Sendable {
+struct MessageDecoder: Sendable {
     /// The type every message is decoded as.
-    public var messageType: any ProtobufMessage.Type
+    var messageType: any ProtobufMessage.Type
     /// How the binary appears in the input.
-    public var inputForm: BinaryForm
+    var inputForm: BinaryForm
     /// One message, or a gRPC stream and its `grpc-encoding`.
-    public var framing: Framing
+    var framing: Framing
     /// How the JSON is printed.
-    public var jsonOptions: JSONEncodingOptions
+    var jsonOptions: JSONEncodingOptions
     /// Limits for each message (its size, before and after decompression, and its nesting).
-    public var decodingOptions: DecodingOptions
+    var decodingOptions: DecodingOptions
 
     /// A decoder with the given settings.
-    public init(
+    init(
         messageType: any ProtobufMessage.Type,
         inputForm: BinaryForm = .raw,
         framing: Framing = .single,
@@ -37,7 +37,7 @@ public struct MessageDecoder: Sendable {
     /// The most input one message can come in, when the input is one message: its size limit in
     /// raw bytes, or four times that (and 64 KiB) as base64 or hex text with whitespace. Nil for a
     /// gRPC stream, which may hold any number of messages.
-    public var inputLimit: Int? {
+    var inputLimit: Int? {
         guard case .single = framing else { return nil }
         let max = decodingOptions.maxMessageSize
         return inputForm == .raw ? max : 4 * max + 64 * 1024
@@ -53,7 +53,7 @@ public struct MessageDecoder: Sendable {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
     ///   ``run(input:output:notices:)`` and ``InputFile/readAll(atMost:)`` throw.
-    public func run(
+    func run(
         file: InputFile, output: inout some ByteSink, notices: inout some ByteSink
     ) throws(FleetTripsError) {
         guard let limit = inputLimit else {
@@ -86,7 +86,7 @@ public struct MessageDecoder: Sendable {
     /// so the output shows how far the stream was good.
     ///
     /// - Throws: ``FleetTripsError`` saying which message failed and why.
-    public func run(
+    func run(
         input: [UInt8], output: inout some ByteSink, notices: inout some ByteSink
     ) throws(FleetTripsError) {
         guard case .grpcFrames = framing else {

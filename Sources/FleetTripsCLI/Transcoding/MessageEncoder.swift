@@ -3,18 +3,18 @@ import FleetEngineWire
 
 /// Reads proto3 JSON, one message or one message per line, and writes protobuf binary, one
 /// message or a stream of gRPC length-prefixed messages: the work of `fleettrips encode`.
-public struct MessageEncoder: Sendable {
+struct MessageEncoder: Sendable {
     /// The type every message is parsed as.
-    public var messageType: any ProtobufMessage.Type
+    var messageType: any ProtobufMessage.Type
     /// How the binary is written.
-    public var outputForm: BinaryForm
+    var outputForm: BinaryForm
     /// One message, or a gRPC stream and its `grpc-encoding` (every message is then compressed).
-    public var framing: Framing
+    var framing: Framing
     /// How the JSON is parsed.
-    public var jsonOptions: JSONDecodingOptions
+    var jsonOptions: JSONDecodingOptions
 
     /// An encoder with the given settings.
-    public init(
+    init(
         messageType: any ProtobufMessage.Type,
         outputForm: BinaryForm = .raw,
         framing: Framing = .single,
@@ -28,13 +28,13 @@ public struct MessageEncoder: Sendable {
 
     /// The most JSON one message may come in: a message the server takes is at most 4 MiB of
     /// binary, well under this much JSON however it is spaced.
-    public static let maxMessageJSONBytes = 64 << 20
+    static let maxMessageJSONBytes = 64 << 20
     /// The most JSON a gRPC stream's lines may come in together, all held until every one parsed.
-    public static let maxStreamJSONBytes = 1 << 30
+    static let maxStreamJSONBytes = 1 << 30
 
     /// The most input ``run(file:output:)`` reads: ``maxMessageJSONBytes`` for one message,
     /// ``maxStreamJSONBytes`` for a gRPC stream.
-    public var inputLimit: Int {
+    var inputLimit: Int {
         guard case .single = framing else { return Self.maxStreamJSONBytes }
         return Self.maxMessageJSONBytes
     }
@@ -44,7 +44,7 @@ public struct MessageEncoder: Sendable {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidMessage`` for an input over the limit, and what
     ///   ``run(input:output:)`` and ``InputFile/readAll(atMost:)`` throw.
-    public func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
+    func run(file: InputFile, output: inout some ByteSink) throws(FleetTripsError) {
         let limit = inputLimit
         let input = try file.readAll(atMost: limit)
         guard input.count <= limit else {
@@ -63,7 +63,7 @@ public struct MessageEncoder: Sendable {
     /// parses, so a failure never leaves half a binary stream behind.
     ///
     /// - Throws: ``FleetTripsError`` saying which line failed and why.
-    public func run(input: [UInt8], output: inout some ByteSink) throws(FleetTripsError) {
+    func run(input: [UInt8], output: inout some ByteSink) throws(FleetTripsError) {
         switch framing {
         case .single:
             try output.write(outputForm.output(for: binary(for: input[...], context: "the input")))

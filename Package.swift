@@ -125,7 +125,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fleettrips",
-            dependencies: ["FleetTripsCLI"]
+            dependencies: ["FleetTripsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
             name: "FleetEngineTestSupport",
@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetEngineCodecTests",
-            dependencies: ["FleetEngineCodec"],
+            dependencies: ["FleetEngineCodec", "CFleetEngineProtos"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -200,17 +200,29 @@ let package = Package(
             name: "TripTrackingTests",
             dependencies: [
                 "TripTracking", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
-                "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "FleetEngineWire", "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "FleetTripsCLITests",
             dependencies: [
                 "FleetTripsCLI", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
-                "FleetEngineWire", "FleetEngineTestSupport",
+                "FleetEngineWire", "FleetEngineClient", "TripTracking", "FleetEngineTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target is explicit about what it uses: an existential is spelled `any`; an import is
+// internal unless it says `public import`, so a module's public surface names the modules it
+// exposes; and a member is visible only through a module the file itself imports.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

@@ -3,6 +3,8 @@
 #
 #   Scripts/test.sh
 #
+# 0. every target declares the modules it imports, and no library product but FleetEngineGRPCCore
+#    and the emulator builds grpc-swift-2 (Scripts/check-dependencies.py);
 # 1. the generated code (C and Swift) is what Scripts/generate-code.py makes from Protos/;
 # 2. Protos/ declares what Google's published google-maps-fleetengine package declares;
 # 3. the Swift test suite;
@@ -24,6 +26,7 @@ set -- -Xswiftc -warnings-as-errors "$@"
 python=python3
 if [ -x .venv/bin/python3 ]; then python=.venv/bin/python3; fi
 
+"$python" Scripts/check-dependencies.py
 "$python" Scripts/generate-code.py --check
 "$python" Scripts/check-descriptors.py
 swift test "$@"

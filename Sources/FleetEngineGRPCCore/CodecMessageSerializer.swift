@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import GRPCCore
+public import FleetEngineCodec
+public import GRPCCore
 
 /// A grpc-swift `MessageSerializer` that writes a message of this package with its protobuf-c codec.
 ///

@@ -1,6 +1,6 @@
 import FleetEngineCodec
-import FleetEngineStatus
-import GRPCCore
+public import FleetEngineStatus
+public import GRPCCore
 
 extension FleetEngineError: RPCErrorConvertible {
     /// Reads a grpc-swift `RPCError`: its code, its message, and the `google.rpc.Status` details

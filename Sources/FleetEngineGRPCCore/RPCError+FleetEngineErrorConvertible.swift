@@ -1,5 +1,5 @@
-import FleetEngineStatus
-import GRPCCore
+public import FleetEngineStatus
+public import GRPCCore
 
 extension RPCError: FleetEngineErrorConvertible {
     /// The error as `FleetEngineError(_:)` reads it: its code, its message, the `google.rpc.Status`

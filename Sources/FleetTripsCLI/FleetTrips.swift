@@ -1,4 +1,4 @@
-import ArgumentParser
+package import ArgumentParser
 
 /// The `fleettrips` command: Fleet Engine trips from the command line.
 ///

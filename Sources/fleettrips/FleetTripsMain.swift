@@ -1,3 +1,4 @@
+import ArgumentParser
 import FleetTripsCLI
 
 /// The `fleettrips` executable: everything it does lives in FleetTripsCLI, so tests can run the

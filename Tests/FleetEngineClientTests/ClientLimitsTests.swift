@@ -3,6 +3,8 @@ import FleetEngineStatus
 import FleetEngineWire
 import Logging
 import NIOCore
+import NIOHPACK
+import NIOHTTP2
 import Testing
 
 @testable import FleetEngineClient

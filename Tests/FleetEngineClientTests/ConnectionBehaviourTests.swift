@@ -4,6 +4,7 @@ import FleetEngineEmulator
 import FleetEngineStatus
 import Logging
 import MetricsTestKit
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 import Testing

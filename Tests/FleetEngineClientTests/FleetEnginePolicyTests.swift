@@ -1,6 +1,7 @@
 import FleetEngineCodec
 import FleetEngineStatus
 import FleetEngineWire
+import NIOHTTP2
 import Testing
 
 @testable import FleetEngineClient

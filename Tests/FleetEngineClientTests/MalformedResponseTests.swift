@@ -3,6 +3,7 @@ import FleetEngineCodec
 import FleetEngineStatus
 import FleetEngineWire
 import Foundation
+import NIOCore
 import NIOHTTP2
 import Testing
 

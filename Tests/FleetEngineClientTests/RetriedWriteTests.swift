@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineStatus
+import NIOHTTP2
 import Testing
 
 @Suite("A retried write that fails says when an earlier attempt may have been carried out")

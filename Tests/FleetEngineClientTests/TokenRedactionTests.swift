@@ -3,6 +3,8 @@ import FleetEngineCodec
 import FleetEngineStatus
 import Foundation
 import Logging
+import NIOHPACK
+import NIOHTTP2
 import Testing
 
 @Suite("The bearer token stays out of errors and logs, and out of the caller's metadata")

@@ -3,6 +3,7 @@ import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
 import FleetEngineWire
+import NIOCore
 import Testing
 
 @Suite("Every TripService method against the emulator, over loopback")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FleetEngineCapture
 import FleetEngineWire
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineWire
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FleetEngineCodec
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FleetEngineCodec
 import FleetEngineStatus
 import Foundation

@@ -1,4 +1,6 @@
 import FleetEngineEmulator
+import FleetEngineStatus
+import Synchronization
 import Testing
 
 @testable import TripTracking

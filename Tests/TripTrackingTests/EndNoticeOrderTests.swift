@@ -1,3 +1,4 @@
+import Dispatch
 import FleetEngineCodec
 import FleetEngineTestSupport
 import Synchronization

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineStatus
 import TripTracking
 
 /// What a follower must be told between two full fetches, worked out here from the trips' fields

@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineEmulator
+import FleetEngineStatus
 import NIOCore
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineEmulator
+import FleetEngineStatus
 import Testing
 import TripTracking
 

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineEmulator
 import Synchronization
 import TripTracking
 

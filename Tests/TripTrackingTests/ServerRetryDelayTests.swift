@@ -1,6 +1,7 @@
 import FleetEngineEmulator
 import FleetEngineStatus
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import TripTracking

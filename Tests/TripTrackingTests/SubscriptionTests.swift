@@ -1,3 +1,5 @@
+import Dispatch
+import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus

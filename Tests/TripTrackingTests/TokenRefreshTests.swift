@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineWire
 import Synchronization
 import Testing
 import TripTracking

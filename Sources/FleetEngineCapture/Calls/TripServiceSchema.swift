@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineWire
+public import FleetEngineCodec
+public import FleetEngineWire
 
 /// The message types of each TripService method, and how to tell the method from a message when
 /// the capture lost the header block that named it.

@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 /// Keeps the records of the calls a user asked for: by method, by trip name, by final status.
 ///
 /// A call is kept whole or not at all: its messages are held until the call ends when the filter

@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 
 /// One thing the capture decoder found: a gRPC message, the end of a call, or a problem with the
 /// capture that decoding went on past.

@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 /// Counts what a capture held: calls per method, their statuses, their latency, and the messages
 /// and problems seen.
 public struct CaptureSummary: Sendable {

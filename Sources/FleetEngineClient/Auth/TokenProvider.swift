@@ -1,4 +1,4 @@
-import FleetEngineWire
+public import FleetEngineWire
 
 /// Where the client gets the JWTs it sends as `authorization: Bearer <JWT>`.
 ///

@@ -1,4 +1,4 @@
-import NIOSSL
+public import NIOSSL
 
 /// How a ``FleetEngineClient`` reaches Fleet Engine and how it behaves on each call.
 ///

@@ -1,6 +1,7 @@
 import FleetEngineCodec
 import FleetEngineStatus
 import FleetEngineWire
+import Logging
 import NIOCore
 import NIOHPACK
 

@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 import FleetEngineWire
 
 extension FleetEngineClient {

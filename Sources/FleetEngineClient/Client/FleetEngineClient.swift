@@ -1,11 +1,11 @@
 import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineStatus
 import FleetEngineWire
-import Logging
-import Metrics
-import NIOCore
-import NIOPosix
-import ServiceLifecycle
+public import Logging
+public import Metrics
+public import NIOCore
+public import NIOPosix
+public import ServiceLifecycle
 
 /// Calls Fleet Engine's TripService (`maps.fleetengine.v1.TripService`) over gRPC on HTTP/2.
 ///

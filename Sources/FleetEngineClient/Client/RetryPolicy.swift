@@ -1,5 +1,5 @@
-import FleetEngineStatus
-import FleetEngineWire
+public import FleetEngineStatus
+public import FleetEngineWire
 
 #if canImport(Glibc)
     import Glibc

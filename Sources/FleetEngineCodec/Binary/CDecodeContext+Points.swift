@@ -1,3 +1,4 @@
+import CFleetEngineProtos
 import CProtobufC
 
 /// Points (`google.type.LatLng`), which the C rendering carries as bytes: protobuf-c frames them,

@@ -1,3 +1,4 @@
+import CFleetEngineProtos
 import CProtobufC
 
 /// State shared while an unpacked protoc-c message is copied into Swift values.

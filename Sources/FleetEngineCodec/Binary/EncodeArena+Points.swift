@@ -1,3 +1,4 @@
+import CFleetEngineProtos
 import CProtobufC
 
 extension EncodeArena {

@@ -1,6 +1,6 @@
 import FleetEngineGRPCCore
-import FleetEngineStatus
-import GRPCCore
+public import FleetEngineStatus
+public import GRPCCore
 
 extension AccessPolicy {
     /// The metadata key of the bearer token (gRPC carries HTTP's `Authorization` header under its

@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 /// Who may call which TripService method on which trip: Fleet Engine's rules, or none at all.
 ///

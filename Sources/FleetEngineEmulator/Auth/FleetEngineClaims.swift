@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The claims of a Fleet Engine token: the registered JWT claims (RFC 7519 section 4.1) and Fleet
 /// Engine's private `authorization` claim.

@@ -1,5 +1,5 @@
 import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineStatus
 import Foundation
 
 /// Checks Fleet Engine bearer tokens as Fleet Engine does: signature, times, audience, and that the

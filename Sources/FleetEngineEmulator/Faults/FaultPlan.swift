@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 /// Faults the emulator injects, for testing how a client copes: failures, latency, rate limits,
 /// dropped connections and GOAWAY.

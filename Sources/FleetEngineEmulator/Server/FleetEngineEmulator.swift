@@ -1,6 +1,6 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 import FleetEngineGRPCCore
-import FleetEngineStatus
+public import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import NIOCore

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 import FleetEngineStatus
 
 /// What GetTrip leaves out of its answer, as Fleet Engine does.

@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 
 /// Fleet Engine's TripService, as plain Swift: each method takes the request message and returns the
 /// response, or throws the `FleetEngineError` Fleet Engine would send. The gRPC layer

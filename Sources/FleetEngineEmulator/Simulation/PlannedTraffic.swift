@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// A stretch of slow traffic or a jam the simulation is told to put on a leg's first route for a while.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// How a newly reported route relates to the one reported before it, for telling a reroute from a
 /// vehicle that merely moved on.

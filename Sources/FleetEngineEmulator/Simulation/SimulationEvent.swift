@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// Something that happens to a simulated trip at a known moment, for tests and for features that
 /// reason about a trip's future (trip following, navigation-style progress events).

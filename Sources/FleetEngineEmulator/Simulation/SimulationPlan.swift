@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 import FleetEngineStatus
 
 /// What a simulated trip is: who, where it goes, how fast, what happens on the way.

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// A place the vehicle stops at on the way: the pickup or an intermediate destination, and how long it
 /// waits there before it drives on.

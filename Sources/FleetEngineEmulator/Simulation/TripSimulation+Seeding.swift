@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 extension TripSimulation {
     /// `count` varied trips for `providerID`, in the preset cities, all starting at `start`; the same

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 extension TripSimulation {
     /// The trip as the server holds it `elapsed` after the simulation started.

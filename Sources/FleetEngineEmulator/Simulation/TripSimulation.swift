@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// A trip that drives itself: a pure function from simulated time to the trip as Fleet Engine would
 /// hold it then.

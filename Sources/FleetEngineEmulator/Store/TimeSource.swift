@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CoreFoundation
 import FleetEngineCodec
 
 #if canImport(Glibc)

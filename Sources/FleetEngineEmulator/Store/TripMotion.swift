@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// Something that moves a trip on its own: given the simulated time since it started, the whole
 /// trip as the server would hold it then (without version fields; the store sets those).

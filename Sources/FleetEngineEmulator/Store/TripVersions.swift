@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// The versions of a stored trip's parts, as Fleet Engine keeps them: each changes exactly when its
 /// part changes, to the time of that change.

@@ -1,5 +1,6 @@
 import FleetEngineCodec
-import Foundation
+public import Foundation
+public import FoundationEssentials
 
 extension FleetEngineError: CustomNSError, LocalizedError {
     /// `io.grpc`, the domain of the Consumer SDK's gRPC errors.

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// One entry of `google.rpc.Status.details`, as a typed Swift value.
 ///

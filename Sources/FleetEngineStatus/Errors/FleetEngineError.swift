@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// A failure of a Fleet Engine call, or of following a trip: the one error type the library throws.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 extension CallStatus {
     /// The status as a `google.rpc.Status`: the code, the message and the details. A code that

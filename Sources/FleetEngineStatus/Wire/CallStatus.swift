@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// The status a gRPC call ended with, read from the raw values that carry it.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 /// Reads the request side of one gRPC call from what arrives on its HTTP/2 stream, without
 /// doing any I/O: for the capture decoder, and for tests that play a server.

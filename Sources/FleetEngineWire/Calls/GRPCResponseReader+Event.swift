@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 extension GRPCResponseReader {
     /// What the reader made of the frames it was given, in the order it happened.

@@ -1,4 +1,5 @@
-import FleetEngineStatus
+import FleetEngineCodec
+public import FleetEngineStatus
 
 /// Reads the response side of one gRPC call from what arrives on its HTTP/2 stream, without
 /// doing any I/O: header blocks, DATA payloads, RST_STREAM, the end of the connection.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineClient
+import FleetEngineCodec
 
 /// `fleettrips get`: one trip (GetTrip), as proto3 JSON on one line.
 struct GetCommand: TripServiceCommand {

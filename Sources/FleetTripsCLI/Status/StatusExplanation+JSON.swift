@@ -1,3 +1,6 @@
+import FleetEngineCodec
+import FleetEngineStatus
+
 extension StatusExplanation {
     /// The explanation as one JSON object on one line (no line feed), the form scripts read.
     ///

@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import FleetEngineStatus
 
 extension StatusExplanation {

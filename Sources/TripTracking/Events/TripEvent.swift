@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 
 /// One event of a followed trip: the Consumer SDK's subscriber callbacks as values.
 ///

@@ -1,5 +1,5 @@
-import FleetEngineCodec
-import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 
 /// What a ``TripModel`` tells those registered with it: one method per event, as the Consumer
 /// SDK's subscriber protocol has them. Every method has an empty default, so implement only those

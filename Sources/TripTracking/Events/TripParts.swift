@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// The parts of a trip that a follower gets an event for, derived from one (whole) trip.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 /// Iterates one consumer's events of ``TripUpdates`` or ``TripProgressEvents``, with typed throws.
 public struct EventIterator<Element: Sendable>: AsyncIteratorProtocol {

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// The follower's half of Fleet Engine's incremental GetTrip: ask with the versions held, then put
 /// back what the server left out because it had not changed.

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import Synchronization
 
 extension TripModel {
     /// One refresh's events and who gets them, taken under the lock and delivered after it.

@@ -1,6 +1,8 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import Logging
+import Synchronization
 
 extension TripModel {
     /// One refresh of one following (`generation`), run as a short task by ``TripService/run()``:

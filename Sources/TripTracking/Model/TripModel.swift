@@ -1,5 +1,5 @@
 import FleetEngineClient
-import FleetEngineCodec
+public import FleetEngineCodec
 import FleetEngineStatus
 import Logging
 import Synchronization

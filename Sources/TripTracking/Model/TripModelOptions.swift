@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// How a ``TripModel`` follows its trip. Change them while it runs with ``TripModel/options``.
 public struct TripModelOptions: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// Where a ``TripModel`` is in its life.
 public enum TripModelState: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import FleetEngineStatus
+public import FleetEngineStatus
+import Synchronization
 
 /// A trip's events as an `AsyncSequence`: ``TripModel/updates``.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// How much traffic delays the vehicle on the way to its next destination, as the Navigation SDK
 /// grades it.

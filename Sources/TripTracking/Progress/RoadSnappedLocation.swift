@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// Where the vehicle is, as a navigator reports it: the road-snapped position Fleet Engine keeps
 /// (`last_location.location`) with its altitude, bearing, speed and time when known.

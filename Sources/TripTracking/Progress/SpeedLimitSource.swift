@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// Where a ``TripProgressMonitor`` learns the speed limit at the vehicle's position. Fleet Engine
 /// sends none, so speeding events come only with a source of yours (a roads API, a map of your own).

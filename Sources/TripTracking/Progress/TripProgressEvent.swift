@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// One navigation-style progress event of a followed trip.
 ///

@@ -1,4 +1,4 @@
-import FleetEngineStatus
+public import FleetEngineStatus
 
 /// A monitor's events as an `AsyncSequence`: ``TripProgressMonitor/events``.
 ///

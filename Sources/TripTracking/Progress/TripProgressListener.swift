@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 
 /// What a ``TripProgressMonitor`` tells those who listen: one method per ``TripProgressEvent``,
 /// each with an empty default. Called in event order on the task that refreshes the trip: by

@@ -1,9 +1,9 @@
-import FleetEngineClient
+public import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
-import Logging
+public import Logging
 import NIOCore
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Follows trips: vends one ``TripModel`` per trip name and runs their refreshes, all over one

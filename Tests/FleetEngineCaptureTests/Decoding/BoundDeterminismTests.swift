@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FoundationEssentials
 import Testing
 
 @testable import FleetEngineCapture

@@ -1,5 +1,6 @@
 import FleetEngineCapture
 import FleetEngineStatus
+import FleetEngineWire
 import Testing
 
 @Suite("Frames on the wrong stream: RFC 9113's stream rules for each frame type")

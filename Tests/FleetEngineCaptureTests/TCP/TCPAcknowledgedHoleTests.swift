@@ -1,6 +1,7 @@
 import FleetEngineCapture
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineWire
 import Testing
 
 @Suite("A hole the receiver acknowledged is bytes the capture lost: reported at once, not when the buffer fills")

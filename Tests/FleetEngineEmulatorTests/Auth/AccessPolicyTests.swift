@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("ErrorFamily")
 struct ErrorFamilyTests {
-    /// SPEC.md section 2 for the two families it names, and the module's own families for the rest.
+    /// The Consumer SDK's error model for the two families it names, and the module's own families
+    /// for the rest.
     static let table: [(StatusCode, ErrorFamily)] = [
         (.ok, .success),
         (.cancelled, .serverOrNetwork),

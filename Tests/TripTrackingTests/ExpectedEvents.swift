@@ -3,7 +3,7 @@ import FleetEngineStatus
 import TripTracking
 
 /// What a follower must be told between two full fetches, worked out here from the trips' fields
-/// directly (the rules of SPEC.md section 1 and the issue), not through the library's own diff.
+/// directly (the Consumer SDK's rules for trip events), not through the library's own diff.
 enum ExpectedEvents {
     /// The part events (without "trip updated") from `previous` (nil before the first) to `trip`.
     static func parts(from previous: Trip?, to trip: Trip) -> [TripEvent] {

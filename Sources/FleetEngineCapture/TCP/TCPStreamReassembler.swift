@@ -31,7 +31,7 @@
 /// slices of the segments' own storage: nothing is copied, on the
 /// in-order path or off it. Whatever order a capture puts the segments in, placing one in the
 /// buffer or taking one out costs about the same with a full buffer as with an empty one
-/// (``ReorderBuffer`` keeps them in short sorted runs).
+/// (`ReorderBuffer` keeps them in short sorted runs).
 ///
 /// Sequence numbers are 32 bits and wrap around; a segment is placed by its signed distance from
 /// the next expected sequence number (RFC 9293 section 3.4, modular comparison), which holds while

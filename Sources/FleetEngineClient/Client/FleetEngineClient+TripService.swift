@@ -64,7 +64,7 @@ extension FleetEngineClient {
     /// `ReportBillableTrip`: reports a trip for billing.
     ///
     /// `request.name` is `providers/{provider}/billableTrips/{billable_trip}`, as Fleet Engine's
-    /// reference requires (``BillableTripName``; `BillableTripName(reporting:)` makes it from a
+    /// reference requires (`BillableTripName`; `BillableTripName(reporting:)` makes it from a
     /// trip's name).
     ///
     /// - Throws: INVALID_ARGUMENT without any network traffic when the name is malformed or of
@@ -143,7 +143,7 @@ extension FleetEngineClient {
 /// The trips of a `SearchTrips` request, page after page.
 ///
 /// Iterating makes the calls; a failed call ends the iteration by throwing its
-/// ``FleetEngineError``. A server that sends the same page token twice in a row ends the search
+/// `FleetEngineError`. A server that sends the same page token twice in a row ends the search
 /// with INTERNAL rather than looping.
 public struct TripSearch: AsyncSequence, Sendable {
     public typealias Element = Trip

@@ -13,9 +13,9 @@ public import ServiceLifecycle
 /// opened on first use and opened again (with backoff) when it is lost or the server sends
 /// GOAWAY. Its background work lives in ``run()``, which must be running while calls are made —
 /// either as a `ServiceLifecycle` service, in a task group of yours, or through
-/// ``withFleetEngineClient(configuration:tokenProvider:eventLoopGroup:logger:_:)``.
+/// ``withFleetEngineClient(configuration:tokenProvider:eventLoopGroup:logger:metricsFactory:_:)``.
 ///
-/// Every failure is a ``FleetEngineError``: a status from the server (with its details decoded),
+/// Every failure is a `FleetEngineError`: a status from the server (with its details decoded),
 /// a connection that could not be made or was lost, a deadline, a cancellation, or a response
 /// that the codec refused (INTERNAL).
 public final class FleetEngineClient: Sendable, Service {
@@ -46,7 +46,7 @@ public final class FleetEngineClient: Sendable, Service {
     /// it (`withTaskExecutorPreference(client.taskExecutor) { ... }`, or
     /// `group.addTask(executorPreference: client.taskExecutor) { ... }`): its calls start on the
     /// connection's thread and it resumes there when the answer is read, without a hand-off to a
-    /// thread of Swift's global pool and back. ``TripService`` runs its refreshes this way. Keep
+    /// thread of Swift's global pool and back. TripTracking's `TripService` runs its refreshes this way. Keep
     /// blocking or long computations off it: they would hold up every call of the client.
     public var taskExecutor: any TaskExecutor { executor }
 

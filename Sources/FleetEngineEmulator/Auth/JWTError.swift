@@ -1,6 +1,6 @@
 /// Why a JSON Web Token was refused, or could not be made.
 ///
-/// Verification turns these into a ``FleetEngineStatus/FleetEngineError`` with UNAUTHENTICATED and
+/// Verification turns these into a `FleetEngineError` with UNAUTHENTICATED and
 /// an `ErrorInfo` whose reason is ``Code/reason``; the lower-level API (``JSONWebToken``,
 /// ``TokenVerifier/verify(token:)``, ``TokenMinter``) throws them as they are.
 ///

@@ -9,7 +9,7 @@ public struct EmulatorConfiguration: Sendable {
     public var accessPolicy: AccessPolicy
     /// A PEM certificate chain and private key to serve TLS with; plaintext h2c when nil.
     public var tls: (certificateChainPEM: String, privateKeyPEM: String)?
-    /// A folder to keep trips in across restarts (``TripStore``'s journal); in memory when nil.
+    /// A folder to keep trips in across restarts (the trip store's journal); in memory when nil.
     public var dataDirectory: String?
     /// Faults to inject.
     public var faults = FaultPlan()

@@ -33,7 +33,9 @@ public final class FleetEngineEmulator: Sendable {
 
     /// An emulator, not yet listening.
     ///
-    /// - Parameter time: the clock trips, versions and simulations run on; the wall clock by default.
+    /// - Parameters:
+    ///   - configuration: where to listen, who may call, where to keep trips, and the faults to inject.
+    ///   - time: the clock trips, versions and simulations run on; the wall clock by default.
     /// - Throws: ``EmulatorError`` when the host resolves to no address or the port is outside 0 to
     ///   65535, when the data folder cannot be read or is corrupt, or is in use by
     ///   another emulator (in this process too: the folder is held until that emulator is deallocated), or the fault
@@ -158,9 +160,15 @@ public final class FleetEngineEmulator: Sendable {
     /// starting now and running `speed` times faster than the emulator's clock. Deterministic for a
     /// seed. Returns their names, in order.
     ///
-    /// - Parameter keepingStoredTrips: Leave a seeded name that is already in use as it is (a trip
-    ///   replayed from the data folder: a simulated trip someone updated stopped moving and was
-    ///   kept), instead of refusing.
+    /// - Parameters:
+    ///   - providerID: The provider the trips belong to.
+    ///   - count: How many trips, 0 to ``maximumSimulatedTrips``.
+    ///   - seed: The seed of every random choice: the same seed gives the same trips.
+    ///   - speed: How many times faster than the emulator's clock the trips run, above 0 and at most
+    ///     ``maximumMotionSpeed``.
+    ///   - keepingStoredTrips: Leave a seeded name that is already in use as it is (a trip
+    ///     replayed from the data folder: a simulated trip someone updated stopped moving and was
+    ///     kept), instead of refusing.
     /// - Throws: INVALID_ARGUMENT for a count below 0 or above ``maximumSimulatedTrips``, or a speed
     ///   that is not above 0 and at most ``maximumMotionSpeed``; ALREADY_EXISTS when a seeded name is
     ///   already in use, unless `keepingStoredTrips`.

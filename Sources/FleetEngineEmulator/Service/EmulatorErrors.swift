@@ -2,7 +2,7 @@ import FleetEngineCodec
 import FleetEngineStatus
 
 /// The errors the emulator answers with, shaped as Fleet Engine shapes them: a status code, a message,
-/// and `google.rpc` details in `grpc-status-details-bin` (SPEC.md section 2).
+/// and `google.rpc` details in `grpc-status-details-bin` (Google Cloud's error model).
 enum EmulatorErrors {
     /// The domain of the `ErrorInfo` details the emulator sends.
     static let domain = "fleetengine.googleapis.com"

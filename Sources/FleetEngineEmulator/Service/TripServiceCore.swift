@@ -3,7 +3,7 @@ public import FleetEngineStatus
 
 /// Fleet Engine's TripService, as plain Swift: each method takes the request message and returns the
 /// response, or throws the `FleetEngineError` Fleet Engine would send. The gRPC layer
-/// (``TripServiceRPC``) adds transport, authorization, rate limits and faults around it.
+/// (`TripServiceRPC`) adds transport, authorization, rate limits and faults around it.
 public struct TripServiceCore: Sendable {
     let store: TripStore
 
@@ -64,7 +64,7 @@ public struct TripServiceCore: Sendable {
         return Self.output(IncrementalFetch.response(for: trip, request: request), isRead: true)
     }
 
-    /// UpdateTrip: the fields the mask names, from the request's trip (``TripFieldMask``).
+    /// UpdateTrip: the fields the mask names, from the request's trip (`TripFieldMask`).
     public func updateTrip(_ request: UpdateTripRequest) throws(FleetEngineError) -> Trip {
         let name = try TripName(parsing: request.name).requiringNormalizationFormC()
         guard let given = request.trip else {
@@ -171,7 +171,7 @@ public struct TripServiceCore: Sendable {
     public static let maximumRelatedIDs = 50
 
     /// ReportBillableTrip: recorded for an existing trip. `name` is
-    /// `providers/{provider}/billableTrips/{billable_trip}` (``BillableTripName``), as Fleet Engine's
+    /// `providers/{provider}/billableTrips/{billable_trip}` (`BillableTripName`), as Fleet Engine's
     /// reference requires, and the billable trip id is the id of the trip reported: NOT_FOUND when
     /// the provider has no such trip. `country_code` is required, and at most ``maximumRelatedIDs``
     /// `related_ids` are taken.

@@ -1,7 +1,7 @@
 /// Who has to act on an error: the library by itself, or the service that uses it.
 ///
-/// The two families of the Consumer SDK's error model (SPEC.md section 2), and two more for the
-/// codes those lists leave out. A struct over a private enum, so that a family added later
+/// The two families of the Consumer SDK's error model, and two more for the codes those lists
+/// leave out. A struct over a private enum, so that a family added later
 /// breaks nobody's `switch`.
 public struct ErrorFamily: Hashable, Sendable, CustomStringConvertible {
     private enum Wrapped: Hashable, Sendable {

@@ -9,7 +9,7 @@ public import FleetEngineCodec
 /// - ``code``, the gRPC status code (kept as it arrived, even a number gRPC does not define);
 /// - ``message``, the server's text (percent-decoded) or ours;
 /// - ``details``, the `google.rpc.Status` details from `grpc-status-details-bin`, typed;
-/// - ``family``, who has to act (SPEC.md section 2), ``isRetryable`` and ``retryDelay``;
+/// - ``family``, who has to act (the Consumer SDK's error model), ``isRetryable`` and ``retryDelay``;
 /// - ``origin``, where the status came from, and ``cause``, the underlying error if there was one.
 ///
 /// It bridges to `NSError` in the `io.grpc` domain with the status code as the error code, as the
@@ -128,8 +128,9 @@ extension FleetEngineError {
         /// The connection failed or closed under the call; `requestSent` tells whether the request
         /// had been written to it.
         case connection(requestSent: Bool)
-        /// A refresh of a followed trip that ended before its response arrived (SPEC.md lists it in
-        /// the server/network family; no gRPC code has this name, so its code is UNAVAILABLE).
+        /// A refresh of a followed trip that ended before its response arrived (the Consumer SDK's
+        /// error model puts it in the server/network family; no gRPC code has this name, so its code
+        /// is UNAVAILABLE).
         case interruptedRefresh
         /// The library refused the call before anything was sent (a malformed trip name, a
         /// deadline already past, a message too large).

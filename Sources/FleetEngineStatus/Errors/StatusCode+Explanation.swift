@@ -22,8 +22,8 @@ extension StatusCode {
         }
     }
 
-    /// Why it happens when following a trip: the usual causes, as SPEC.md section 2 lists them
-    /// for the codes it names.
+    /// Why it happens when following a trip: the usual causes, as the Consumer SDK's error model
+    /// lists them for the codes it names.
     public var meaning: String {
         switch effective {
         case .ok:

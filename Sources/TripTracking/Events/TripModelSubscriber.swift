@@ -36,7 +36,7 @@ public protocol TripModelSubscriber: AnyObject, Sendable {
     func tripModel(_ model: TripModel, didUpdateIntermediateDestinations destinations: [TerminalLocation]?)
     /// The traffic along the active route changed.
     func tripModel(_ model: TripModel, didUpdateActiveRouteTraffic traffic: ConsumableTrafficPolyline?)
-    /// A refresh failed; ``FleetEngineError/family`` says whether following recovers by itself.
+    /// A refresh failed; `FleetEngineError.family` says whether following recovers by itself.
     func tripModel(_ model: TripModel, didFailUpdateWithError error: FleetEngineError)
     /// Following ended for good: after the events of a final trip (``TripModelState/ended(_:)``),
     /// or because the trip service stopped (``TripModelState/stopped``). Not in the Consumer SDK,

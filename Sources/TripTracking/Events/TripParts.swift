@@ -3,7 +3,7 @@ public import FleetEngineCodec
 /// The parts of a trip that a follower gets an event for, derived from one (whole) trip.
 ///
 /// - The active route is the path to the next waypoint: `route` when the server sent it as a list,
-///   otherwise `current_route_segment` decoded as an ``S2Polyline``; nil when the trip has neither.
+///   otherwise `current_route_segment` decoded as an `S2Polyline`; nil when the trip has neither.
 /// - The pickup (dropoff) ETA is `eta_to_first_waypoint` when the pickup (dropoff) waypoint of this
 ///   trip is the first remaining waypoint — the server keeps that one current — and otherwise that
 ///   waypoint's own `eta`; nil once the waypoint has left the trip.

@@ -75,8 +75,8 @@ extension TripModel {
 
     /// Asks for the trip, or gives up when following `generation` ends (the last listener left,
     /// the service stopped) before the answer: the call, with the client's retries still to come,
-    /// is cancelled then (SPEC.md section 1: fetching stops when nobody listens), and this returns
-    /// nil.
+    /// is cancelled then (as in the Consumer SDK, fetching stops when nobody listens), and this
+    /// returns nil.
     private func fetch(_ request: GetTripRequest, generation: UInt64) async -> Result<Trip, FleetEngineError>? {
         await withTaskGroup(of: Result<Trip, FleetEngineError>?.self) { group in
             group.addTask {
@@ -258,7 +258,7 @@ extension TripModel {
     /// The wait before the next refresh: the interval after a success; after a server or network
     /// failure its backoff, which may be shorter than the interval (to recover sooner) or longer
     /// (failures in a row), up to ``maximumBackoff`` or the interval when that is longer; after a
-    /// client failure the interval (SPEC.md section 2: refreshing goes on, the app must act). After
+    /// client failure the interval (the Consumer SDK's rule: refreshing goes on, the app must act). After
     /// any failure at least the delay the server asked for (``FleetEngineError/retryDelay``), and at
     /// least ``minimumFailureWait``.
     static func waitBeforeNextRefresh(interval: Duration, after failure: FailureWait?) -> Duration {

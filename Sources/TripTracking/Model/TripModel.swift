@@ -14,7 +14,7 @@ import Synchronization
 /// event per changed part.
 ///
 /// Failures: each failed refresh fires "update failed" with the typed error. After a server or
-/// network failure (``ErrorFamily/serverOrNetwork``, already retried by the client within its
+/// network failure (`ErrorFamily.serverOrNetwork`, already retried by the client within its
 /// deadline) the next refresh is due after a backoff counted from when the failure arrived: half a
 /// second at first, doubling with each such failure in a row (so past the refresh interval in a
 /// long outage) up to a minute, or the interval when that is longer, and back to the interval after
@@ -22,10 +22,10 @@ import Synchronization
 /// client failure (a bad name, a trip that does not exist, a refused token) refreshes go on at the
 /// normal interval, counted from the failure, so following recovers when the cause is fixed. After
 /// any failure the next refresh waits at least 100 ms, whatever the interval, and at least as long
-/// as the server asked (``FleetEngineError/retryDelay``, as RESOURCE_EXHAUSTED carries). A refused
+/// as the server asked (`FleetEngineError.retryDelay`, as RESOURCE_EXHAUSTED carries). A refused
 /// token makes the client ask the token provider for a new one.
 ///
-/// Following ends for good after a `COMPLETE` or `CANCELED` trip was delivered: ``state`` becomes
+/// Following ends for good after a `COMPLETE` or `CANCELED` trip was delivered: ``modelState`` becomes
 /// ``TripModelState/ended(_:)`` and every ``updates`` sequence finishes.
 public final class TripModel: Sendable {
     /// The trip's full name, `providers/{provider_id}/trips/{trip_id}`.

@@ -47,6 +47,7 @@ public final class TripProgressMonitor: Sendable {
     /// A monitor of `model`'s trip.
     ///
     /// - Parameters:
+    ///   - model: the followed trip to derive the events from.
     ///   - thresholds: when remaining time and distance are reported again; change them any time
     ///     with ``thresholds``.
     ///   - speedLimits: where speed limits come from; without one, speeding is never reported.

@@ -7,7 +7,7 @@ public import ServiceLifecycle
 import Synchronization
 
 /// Follows trips: vends one ``TripModel`` per trip name and runs their refreshes, all over one
-/// ``FleetEngineClient`` — the Consumer SDK's trip service, for a server that follows thousands
+/// `FleetEngineClient` — the Consumer SDK's trip service, for a server that follows thousands
 /// of trips at once.
 ///
 /// ```swift
@@ -18,8 +18,8 @@ import Synchronization
 /// ```
 ///
 /// By default everything a refresh does — its timer, its call, merging the answer and delivering
-/// the events to subscribers — runs on the client's ``FleetEngineClient/eventLoop``, through its
-/// ``FleetEngineClient/taskExecutor``: a refresh costs no hand-off between threads, so following
+/// the events to subscribers — runs on the client's `FleetEngineClient.eventLoop`, through its
+/// `FleetEngineClient.taskExecutor`: a refresh costs no hand-off between threads, so following
 /// thousands of trips costs little CPU. Subscribers are then called on that thread, which also
 /// carries every call of the client: a subscriber that blocks or works long holds up all of them.
 /// When subscribers (or ``TripProgressMonitor`` listeners) may block, run the refreshes on another
@@ -27,7 +27,7 @@ import Synchronization
 /// threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
 ///
-/// Tokens come from the client's ``TokenProvider``, asked per trip (GetTrip names the trip), so
+/// Tokens come from the client's `TokenProvider`, asked per trip (GetTrip names the trip), so
 /// consumer tokens work. The refreshes live in ``run()``: models may be asked for and subscribed
 /// to before it runs, and start refreshing once it does. When ``run()`` ends, every model that
 /// had not ended stops (``TripModelState/stopped``) and its ``TripModel/updates`` sequences end
@@ -50,12 +50,12 @@ public final class TripService: Sendable, Service {
     /// A trip service.
     ///
     /// - Parameters:
-    ///   - client: the client to fetch with; its ``FleetEngineClient/run()`` must be running too.
+    ///   - client: the client to fetch with; its `FleetEngineClient.run()` must be running too.
     ///   - providerID: the provider's id (its Cloud project id).
     ///   - defaultOptions: the options new models start with.
     ///   - logger: where the service logs (failed refreshes at `debug`); nowhere by default.
     ///   - refreshExecutor: where refreshes run, and so where subscribers and progress listeners
-    ///     are called; nil (the default) for the client's ``FleetEngineClient/taskExecutor``, its
+    ///     are called; nil (the default) for the client's `FleetEngineClient.taskExecutor`, its
     ///     event loop. Pass `globalConcurrentExecutor` (or an executor of your own) when they may
     ///     block or take long.
     public init(

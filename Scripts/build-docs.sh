@@ -16,6 +16,7 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 targets=(
     FleetEngineCodec
     FleetEngineStatus
+    FleetEngineGRPCCore
     FleetEngineWire
     FleetEngineClient
     FleetEngineCapture

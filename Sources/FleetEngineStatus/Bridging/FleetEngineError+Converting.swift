@@ -9,7 +9,7 @@ extension FleetEngineError {
     ///   ``FleetEngineErrorConvertible/fleetEngineError`` says: a grpc-swift `RPCError` keeps its code,
     ///   message and details once the `FleetEngineGRPCCore` module is linked;
     /// - a `CancellationError` is CANCELLED, refused locally;
-    /// - a ``CodecError`` (a message that does not decode) is INTERNAL, as gRPC reports a response
+    /// - a `CodecError` (a message that does not decode) is INTERNAL, as gRPC reports a response
     ///   it cannot parse;
     /// - an `NSError` is read as ``init(_:)-(NSError)`` reads it: one of domain `io.grpc` keeps its
     ///   code, one of any other domain is UNKNOWN;

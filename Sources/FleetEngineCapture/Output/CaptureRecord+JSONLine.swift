@@ -154,7 +154,7 @@ extension CaptureRecord {
         guard let fields = WireField.fields(of: bytes) else {
             writer.beginObject()
             writer.key("bytes")
-            writer.string(base64(bytes))
+            writer.string(Base64.encode(bytes))
             writer.endObject()
             return
         }
@@ -190,7 +190,7 @@ extension CaptureRecord {
                     writer.string(text)
                 } else {
                     writer.key("bytes")
-                    writer.string(base64(value))
+                    writer.string(Base64.encode(value))
                 }
             }
             writer.endObject()
@@ -201,12 +201,5 @@ extension CaptureRecord {
     /// Whether `bytes` read as text a person wrote: printable ASCII or UTF-8, no control bytes.
     private static func isPrintableText(_ bytes: ArraySlice<UInt8>) -> Bool {
         String(validating: bytes, as: UTF8.self) != nil && !bytes.contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 }
-    }
-
-    /// `bytes` in standard base64, as proto3 JSON writes `bytes` fields.
-    static func base64(_ bytes: ArraySlice<UInt8>) -> String {
-        var text: [UInt8] = []
-        Base64.encode(Array(bytes), into: &text)
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -30,7 +30,7 @@ extension CaptureRecord {
                 writer.key("@type")
                 writer.string(detail.typeURL)
                 writer.key("value")
-                writer.string(base64(detail.value[...]))
+                writer.string(Base64.encode(detail.value))
                 writer.key("decodingError")
                 writer.string(error.description)
                 writer.endObject()

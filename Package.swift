@@ -86,6 +86,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -113,6 +115,8 @@ let package = Package(
                 "FleetEngineEmulator",
                 "FleetEngineClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -121,6 +125,7 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/FleetEngineTestSupport"
         ),
         .testTarget(
@@ -139,9 +144,12 @@ let package = Package(
                 "FleetEngineEmulator",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
+                "FleetEngineTestSupport",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -157,6 +165,7 @@ let package = Package(
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
+                "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

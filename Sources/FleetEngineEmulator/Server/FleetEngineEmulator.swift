@@ -72,6 +72,7 @@ public final class FleetEngineEmulator: Sendable, Service {
         service = TripServiceCore(store: store)
         let faults = configuration.faults
         let transportConfig = HTTP2ServerTransport.Posix.Config.defaults { config in
+            config.channelDebuggingCallbacks.onBindTCPListener = ListeningAddressLog.installer(logger: logger)
             config.connection.maxAge = faults.goAwayAfter
             config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
             if let callNumber = faults.dropConnectionAtCall {
@@ -112,13 +113,7 @@ public final class FleetEngineEmulator: Sendable, Service {
         )
         do {
             try await withGracefulShutdownHandler {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await self.server.serve() }
-                    // The transport knows its address (a port of 0 made concrete) only once it
-                    // listens; this child waits for that without holding up serving.
-                    group.addTask { await self.logListeningAddress() }
-                    try await group.waitForAll()
-                }
+                try await server.serve()
             } onGracefulShutdown: {
                 self.logger.debug("emulator shutting down gracefully: letting calls in flight finish")
                 self.server.beginGracefulShutdown()
@@ -130,12 +125,6 @@ public final class FleetEngineEmulator: Sendable, Service {
         }
         outcome.finish(nil)
         logger.info("emulator stopped")
-    }
-
-    private func logListeningAddress() async {
-        // A transport that cannot listen fails this too; run() logs why, from serve()'s error.
-        guard let address = try? await transport.listeningAddress else { return }
-        logger.info("emulator listening", metadata: ["address": "\(address)"])
     }
 
     /// The port it listens on, once it does (waits until then).

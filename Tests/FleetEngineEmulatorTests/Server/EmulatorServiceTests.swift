@@ -33,9 +33,20 @@ struct EmulatorServiceTests {
         let listening = entries.filter { $0.message == "emulator listening" }
         #expect(listening.count == 1)
         #expect(listening.first?.level == .info)
-        #expect(listening.first?.metadata["address"]?.hasSuffix(":\(port)") == true)
+        #expect(listening.first?.metadata["address"] == "127.0.0.1:\(port)")
         #expect(entries.contains { $0.message.hasPrefix("emulator shutting down gracefully") && $0.level == .debug })
         #expect(!entries.contains { $0.level >= .warning })
+    }
+
+    @Test("an emulator shut down before it serves: run() fails at once, logging why, and never listens")
+    func shutdownBeforeServing() async throws {
+        let log = RecordingLogHandler.Records()
+        let logger = Logger(label: "emulator-test") { _ in RecordingLogHandler(records: log) }
+        let emulator = try FleetEngineEmulator(
+            configuration: EmulatorConfiguration(accessPolicy: .noAuth), logger: logger)
+        emulator.beginGracefulShutdown()
+        await #expect(throws: (any Error).self) { try await emulator.run() }
+        #expect(log.all.map(\.message) == ["emulator starting", "emulator failed"])
     }
 
     @Test("an emulator that cannot listen fails the group and logs why at error level")

@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -122,6 +124,9 @@ let package = Package(
                 "FleetEngineEmulator",
                 "FleetEngineClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -130,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineTestSupport",
-            dependencies: ["FleetEngineCodec", "FleetEngineStatus"],
+            dependencies: ["FleetEngineCodec", "FleetEngineStatus", .product(name: "Logging", package: "swift-log")],
             path: "Tests/FleetEngineTestSupport"
         ),
         .testTarget(
@@ -157,9 +162,12 @@ let package = Package(
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineGRPCCore",
+                "FleetEngineTestSupport",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -175,6 +183,7 @@ let package = Package(
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
+                "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

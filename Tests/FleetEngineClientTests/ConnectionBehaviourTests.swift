@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Logging
 import MetricsTestKit
 import NIOCore
@@ -223,30 +224,6 @@ struct ConnectionBehaviourTests {
             _ = try await client.createTrip(Fixtures.create("after"))
         }
     }
-}
-
-/// Keeps every log record, rendered with its metadata.
-struct RecordingLogHandler: LogHandler {
-    final class Records: Sendable {
-        private let store = Mutex<[(level: Logger.Level, text: String)]>([])
-        func append(_ level: Logger.Level, _ text: String) { store.withLock { $0.append((level, text)) } }
-        var all: [(level: Logger.Level, text: String)] { store.withLock { $0 } }
-    }
-
-    let records: Records
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        records.append(event.level, "\(event.message) \(merged)")
-    }
-
 }
 
 @Suite("Calls never wait forever for a connection")

@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Logging
 import NIOHPACK

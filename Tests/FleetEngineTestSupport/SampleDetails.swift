@@ -1,5 +1,5 @@
-public import FleetEngineCodec
-public import FleetEngineStatus
+package import FleetEngineCodec
+package import FleetEngineStatus
 
 /// One detail of each standard type with every field set, built in Swift (the fixtures hold
 /// Python's); for the tests that need a detail without caring where it came from.

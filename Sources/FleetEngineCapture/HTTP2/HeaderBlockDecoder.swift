@@ -102,9 +102,7 @@ struct HeaderBlockDecoder {
         return (fields ?? []).map { field in
             let name = String(decoding: field.name, as: UTF8.self)
             if name.hasSuffix("-bin"), field.value.first == 0 {
-                var text: [UInt8] = []
-                Base64.encode(Array(field.value.dropFirst()), into: &text, padded: false)
-                return (name: name, value: String(decoding: text, as: UTF8.self))
+                return (name: name, value: Base64.encode(field.value.dropFirst(), padded: false))
             }
             return (name: name, value: String(decoding: field.value, as: UTF8.self))
         }

@@ -26,13 +26,13 @@ extension CaptureRecord {
 
     /// Appends ``jsonLine`` to `output`, without building it on its own first.
     public func appendJSONLine(to output: inout [UInt8]) {
-        var writer = JSONLineWriter(appendingTo: output)
+        var writer = JSONWriter(appendingTo: output)
         output = []
         write(to: &writer)
         output = writer.takeBytes()
     }
 
-    func write(to writer: inout JSONLineWriter) {
+    func write(to writer: inout JSONWriter) {
         writer.beginObject()
         switch self {
         case .message(let message):
@@ -45,7 +45,8 @@ extension CaptureRecord {
             writer.key("type")
             if let typeName = message.typeName { writer.string(typeName) } else { writer.null() }
             writer.key("message")
-            if message.message.map({ writer.message($0) }) != true {
+            let written = message.message.map { (try? writer.message($0)) != nil } ?? false
+            if !written {
                 Self.writeFields(&writer, message.payload[...], depth: 0)
             }
             if let error = message.decodingError {
@@ -94,7 +95,7 @@ extension CaptureRecord {
         case .problem(let problem):
             if let timestamp = problem.timestamp {
                 writer.key("time")
-                writer.raw(Array(timestamp.description.utf8))
+                writer.raw(timestamp.description.utf8)
             }
             if let connection = problem.connection {
                 writer.key("connection")
@@ -121,10 +122,10 @@ extension CaptureRecord {
     }
 
     private static func writePlace(
-        _ writer: inout JSONLineWriter, timestamp: CaptureTimestamp, connection: CapturedConnection, streamID: UInt32
+        _ writer: inout JSONWriter, timestamp: CaptureTimestamp, connection: CapturedConnection, streamID: UInt32
     ) {
         writer.key("time")
-        writer.raw(Array(timestamp.description.utf8))
+        writer.raw(timestamp.description.utf8)
         writer.key("connection")
         writer.string(connection.description)
         writer.key("stream")
@@ -132,33 +133,34 @@ extension CaptureRecord {
     }
 
     private static func writeMethod(
-        _ writer: inout JSONLineWriter, _ method: String?, inferred: Bool, uncertain: Bool
+        _ writer: inout JSONWriter, _ method: String?, inferred: Bool, uncertain: Bool
     ) {
         writer.key("method")
         if let method { writer.string(method) } else { writer.null() }
         if inferred {
             writer.key("methodInferred")
-            writer.boolean(true)
+            writer.bool(true)
         }
         if uncertain {
             writer.key("headersUncertain")
-            writer.boolean(true)
+            writer.bool(true)
         }
     }
 
     /// A message without its schema: each field's number, wire type and value; a length-delimited
     /// value is shown as a nested message when it parses as one, as text when it is UTF-8, and
     /// otherwise as base64.
-    private static func writeFields(_ writer: inout JSONLineWriter, _ bytes: ArraySlice<UInt8>, depth: Int) {
+    private static func writeFields(_ writer: inout JSONWriter, _ bytes: ArraySlice<UInt8>, depth: Int) {
         guard let fields = WireField.fields(of: bytes) else {
             writer.beginObject()
             writer.key("bytes")
-            writer.string(base64(bytes))
+            writer.string(Base64.encode(bytes))
             writer.endObject()
             return
         }
         writer.beginArray()
         for field in fields {
+            writer.arrayElement()
             writer.beginObject()
             writer.key("field")
             writer.integer(field.number)
@@ -188,7 +190,7 @@ extension CaptureRecord {
                     writer.string(text)
                 } else {
                     writer.key("bytes")
-                    writer.string(base64(value))
+                    writer.string(Base64.encode(value))
                 }
             }
             writer.endObject()
@@ -199,12 +201,5 @@ extension CaptureRecord {
     /// Whether `bytes` read as text a person wrote: printable ASCII or UTF-8, no control bytes.
     private static func isPrintableText(_ bytes: ArraySlice<UInt8>) -> Bool {
         String(validating: bytes, as: UTF8.self) != nil && !bytes.contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 }
-    }
-
-    /// `bytes` in standard base64, as proto3 JSON writes `bytes` fields.
-    static func base64(_ bytes: ArraySlice<UInt8>) -> String {
-        var text: [UInt8] = []
-        Base64.encode(Array(bytes), into: &text)
-        return String(decoding: text, as: UTF8.self)
     }
 }

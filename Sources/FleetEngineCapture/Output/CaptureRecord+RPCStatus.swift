@@ -8,12 +8,8 @@ extension CaptureRecord {
     /// dropped for it: the status is then written field by field, each detail the codec knows as
     /// proto3 JSON, and each other one as its `@type`, its `value` in base64 (the bytes the server
     /// sent) and the `decodingError` that kept it from being read.
-    static func writeRPCStatus(_ writer: inout JSONLineWriter, _ status: RPCStatus) {
-        let options = JSONEncodingOptions()
-        if let json = try? status.jsonUTF8Bytes(options: options) {
-            writer.raw(json)
-            return
-        }
+    static func writeRPCStatus(_ writer: inout JSONWriter, _ status: RPCStatus) {
+        if (try? writer.message(status)) != nil { return }
         writer.beginObject()
         if status.code != 0 {
             writer.key("code")
@@ -26,14 +22,15 @@ extension CaptureRecord {
         writer.key("details")
         writer.beginArray()
         for detail in status.details {
+            writer.arrayElement()
             do throws(CodecError) {
-                writer.raw(try detail.jsonUTF8Bytes(options: options))
+                try writer.message(detail)
             } catch {
                 writer.beginObject()
                 writer.key("@type")
                 writer.string(detail.typeURL)
                 writer.key("value")
-                writer.string(base64(detail.value[...]))
+                writer.string(Base64.encode(detail.value))
                 writer.key("decodingError")
                 writer.string(error.description)
                 writer.endObject()

@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import FleetEngineStatus
 
 /// Counts what a capture held: calls per method, their statuses, their latency, and the messages
@@ -41,7 +42,7 @@ public struct CaptureSummary: Sendable {
     /// method with `calls`, `statuses` (name → count) and `latencyMicros` (`min`, `p50`, `p90`,
     /// `p99`, `max`; nearest-rank percentiles) when any call's latency was seen.
     public var jsonLine: [UInt8] {
-        var writer = JSONLineWriter(reservingCapacity: 1024)
+        var writer = JSONWriter()
         writer.beginObject()
         writer.key("messages")
         writer.integer(messageCount)
@@ -51,6 +52,7 @@ public struct CaptureSummary: Sendable {
         writer.beginArray()
         for name in methods.keys.sorted() {
             guard let summary = methods[name] else { continue }
+            writer.arrayElement()
             writer.beginObject()
             writer.key("method")
             writer.string(name)
@@ -59,6 +61,7 @@ public struct CaptureSummary: Sendable {
             writer.key("statuses")
             writer.beginArray()
             for status in summary.statuses.keys.sorted() {
+                writer.arrayElement()
                 writer.beginObject()
                 writer.key("name")
                 writer.string(status)
@@ -87,6 +90,6 @@ public struct CaptureSummary: Sendable {
         writer.endArray()
         writer.endObject()
         writer.endLine()
-        return writer.bytes
+        return writer.takeBytes()
     }
 }

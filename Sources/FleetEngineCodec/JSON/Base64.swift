@@ -6,8 +6,11 @@
 /// both alphabets (spaces and line breaks included), padding anywhere but at the end, and a length that
 /// leaves a single character over; unused low bits of the last character are ignored, as Python does.
 ///
-/// Package-visible so that the status layer reads and writes `grpc-status-details-bin` by the same rules
-/// (gRPC's PROTOCOL-HTTP2, "Requests": binary header values are base64, padded or not).
+/// Package-visible so that every module encodes with this one: the status layer reads and writes
+/// `grpc-status-details-bin` by the same rules (gRPC's PROTOCOL-HTTP2, "Requests": binary header
+/// values are base64, padded or not), and the emulator writes JWTs and page tokens with it. Two
+/// decoders stay apart on purpose: the emulator's JWT decoder, which must refuse every spelling
+/// but the canonical one, and the command-line tool's, which reads pasted text in pieces.
 package enum Base64 {
     /// Appends the base64 form of `data`, padded to a multiple of four characters unless `padded` is
     /// false (gRPC senders leave the padding off `-bin` header values), in the standard alphabet, or
@@ -50,6 +53,13 @@ package enum Base64 {
                 break
             }
         }
+    }
+
+    /// The base64 form of `data` as text, with the choices of ``encode(_:into:padded:urlSafe:)``.
+    package static func encode(_ data: some Collection<UInt8>, padded: Bool = true, urlSafe: Bool = false) -> String {
+        var text: [UInt8] = []
+        encode(Array(data), into: &text, padded: padded, urlSafe: urlSafe)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Decodes base64 text in either alphabet, padded or not.

@@ -10,11 +10,14 @@
 /// control characters escaped. The pretty form lays members out as `MessageToJson(indent=2,
 /// ensure_ascii=False)` does, byte for byte; the compact form has no whitespace at all, as Google's
 /// C++, Java and Go print it. Members come in the order the caller writes them.
-struct JSONWriter {
+///
+/// Package-visible so that every JSON the package prints (the capture decoder's JSON lines, the
+/// command-line tool's objects) escapes strings by these rules: one writer, one escaping.
+package struct JSONWriter {
     /// How the output is laid out and how fields are named.
-    let options: JSONEncodingOptions
+    package let options: JSONEncodingOptions
     /// The UTF-8 output so far.
-    private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
     /// Whether the next member or element needs a comma in front of it.
     private var needsComma = false
     /// How many objects and arrays are open, for indentation.
@@ -28,44 +31,44 @@ struct JSONWriter {
     static let maxPackedDepth = 100
 
     /// A writer with an empty buffer that has room for a typical trip.
-    init(options: JSONEncodingOptions) {
+    package init(options: JSONEncodingOptions = JSONEncodingOptions()) {
         self.options = options
         self.bytes = []
         self.bytes.reserveCapacity(1024)
     }
 
     /// A writer that appends to `bytes`, for a value written into a larger text.
-    init(options: JSONEncodingOptions, appendingTo bytes: [UInt8]) {
+    package init(options: JSONEncodingOptions = JSONEncodingOptions(), appendingTo bytes: [UInt8]) {
         self.options = options
         self.bytes = bytes
     }
 
     /// Hands the buffer back, leaving the writer empty.
-    mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         var taken: [UInt8] = []
         swap(&taken, &bytes)
         return taken
     }
 
     /// Opens an object; each member follows as ``name(_:_:)`` (or ``name(_:)``) and a value.
-    mutating func beginObject() {
+    package mutating func beginObject() {
         bytes.append(UInt8(ascii: "{"))
         depth += 1
         needsComma = false
     }
 
-    mutating func endObject() {
+    package mutating func endObject() {
         closeContainer(UInt8(ascii: "}"))
     }
 
     /// Opens an array; each element follows as ``arrayElement()`` and a value.
-    mutating func beginArray() {
+    package mutating func beginArray() {
         bytes.append(UInt8(ascii: "["))
         depth += 1
         needsComma = false
     }
 
-    mutating func endArray() {
+    package mutating func endArray() {
         closeContainer(UInt8(ascii: "]"))
     }
 
@@ -107,7 +110,7 @@ struct JSONWriter {
     }
 
     /// Starts an object member with a map key, which is escaped like any string.
-    mutating func name(_ key: String) {
+    package mutating func name(_ key: String) {
         startMember()
         appendQuoted(key)
         finishName()
@@ -132,9 +135,53 @@ struct JSONWriter {
     }
 
     /// Places the comma and, when pretty-printing, the line break before an array element.
-    mutating func arrayElement() {
+    package mutating func arrayElement() {
         startMember()
         needsComma = false
+    }
+
+    /// Starts an object member whose name the caller knows needs no escaping (a fixed key of a
+    /// record, not a field of a message).
+    package mutating func key(_ name: StaticString) {
+        startMember()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        finishName()
+    }
+
+    /// An integer as a JSON number, whatever its width: for counts and offsets outside messages,
+    /// which proto3 JSON's quoting of 64-bit fields does not apply to.
+    package mutating func integer(_ value: some BinaryInteger) {
+        appendInteger(negative: value < 0, magnitude: UInt64(value.magnitude))
+        needsComma = true
+    }
+
+    /// A value that is already JSON text, copied as it is.
+    package mutating func raw(_ json: some Sequence<UInt8>) {
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
+    /// A message's proto3 JSON, written in place with this writer's options.
+    ///
+    /// - Throws: ``CodecError`` when the message has no JSON form (a `google.protobuf.Any` of a type
+    ///   the codec does not know); nothing is written then.
+    package mutating func message(_ message: any ProtobufMessage) throws(CodecError) {
+        try message.appendJSONUTF8Bytes(to: &bytes, options: options)
+        needsComma = true
+    }
+
+    /// Ends a line of JSON lines output, after its outermost value.
+    package mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
+    /// `text` as a quoted JSON string, escaped as ``string(_:)`` escapes it.
+    package static func quoted(_ text: String) -> String {
+        var writer = JSONWriter(options: JSONEncodingOptions(), appendingTo: [])
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private mutating func newlineAndIndent() {
@@ -143,17 +190,17 @@ struct JSONWriter {
     }
 
     /// A string, escaped as RFC 8259 requires.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         appendQuoted(value)
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         appendLiteral(value ? "true" : "false")
     }
 
-    mutating func null() {
+    package mutating func null() {
         appendLiteral("null")
     }
 
@@ -204,7 +251,7 @@ struct JSONWriter {
     }
 
     /// Bytes as standard base64 with padding (RFC 4648 section 4), as the proto3 JSON mapping asks.
-    mutating func bytes(_ value: [UInt8]) {
+    package mutating func bytes(_ value: [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         Base64.encode(value, into: &bytes)
         bytes.append(UInt8(ascii: "\""))

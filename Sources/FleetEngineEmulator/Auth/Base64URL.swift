@@ -3,17 +3,17 @@ import FleetEngineCodec
 /// base64url without padding, the encoding of every part of a compact JWS (RFC 7515 section 2,
 /// "Base64url Encoding"; the alphabet is RFC 4648 section 5).
 ///
-/// Decoding is strict, because two spellings of the same bytes would let a token be altered without
-/// touching its signature, and because RFC 7515 section 2 leaves no room: no `=` padding, no line
-/// breaks, whitespace or other characters, no `+` or `/` from the standard alphabet. A length that
-/// leaves one character over encodes no byte, and unused low bits of the last character must be
-/// zero (RFC 4648 section 3.5 lets a decoder refuse them; only the zero form is canonical).
+/// Encoding is the codec's `Base64`. Decoding is not: the codec's takes either alphabet and
+/// padding, where this one is strict, because two spellings of the same bytes would let a token be
+/// altered without touching its signature, and because RFC 7515 section 2 leaves no room: no `=`
+/// padding, no line breaks, whitespace or other characters, no `+` or `/` from the standard
+/// alphabet. A length that leaves one character over encodes no byte, and unused low bits of the
+/// last character must be zero (RFC 4648 section 3.5 lets a decoder refuse them; only the zero form
+/// is canonical).
 enum Base64URL {
     /// The unpadded base64url text of `bytes`.
     static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var output: [UInt8] = []
-        Base64.encode(Array(bytes), into: &output, padded: false, urlSafe: true)
-        return String(decoding: output, as: UTF8.self)
+        Base64.encode(bytes, padded: false, urlSafe: true)
     }
 
     /// The bytes of unpadded base64url text.

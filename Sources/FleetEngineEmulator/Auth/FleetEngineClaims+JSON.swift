@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import Foundation
 
 extension FleetEngineClaims {
@@ -60,17 +61,48 @@ extension FleetEngineClaims {
     /// The form is fixed so that a minted token is byte-for-byte reproducible: the fixture script
     /// builds the same bytes in Python and the tests compare.
     public func jsonBytes() throws(JWTError) -> [UInt8] {
-        let encoded = EncodedClaims(
-            iss: issuer,
-            sub: subject,
-            aud: audience.isEmpty ? nil : (audience.count == 1 ? .one(audience[0]) : .many(audience)),
-            iat: issuedAt.map(Self.wholeSeconds),
-            exp: expiresAt.map(Self.wholeSeconds),
-            nbf: notBefore.map(Self.wholeSeconds),
-            authorization: tripID == nil && vehicleID == nil
-                ? nil : AuthorizationClaim(tripid: tripID, vehicleid: vehicleID)
-        )
-        return try JOSEJSON.encode(encoded, part: "claims")
+        // Members are written in the order of their names' bytes, the order Python's sort_keys
+        // gives; `authorization` sorts after `aud`.
+        var writer = JSONWriter()
+        writer.beginObject()
+        if audience.count == 1 {
+            writer.key("aud")
+            writer.string(audience[0])
+        } else if !audience.isEmpty {
+            writer.key("aud")
+            writer.beginArray()
+            for value in audience {
+                writer.arrayElement()
+                writer.string(value)
+            }
+            writer.endArray()
+        }
+        if tripID != nil || vehicleID != nil {
+            writer.key("authorization")
+            writer.beginObject()
+            Self.write(tripID, as: "tripid", to: &writer)
+            Self.write(vehicleID, as: "vehicleid", to: &writer)
+            writer.endObject()
+        }
+        Self.write(expiresAt, as: "exp", to: &writer)
+        Self.write(issuedAt, as: "iat", to: &writer)
+        Self.write(issuer, as: "iss", to: &writer)
+        Self.write(notBefore, as: "nbf", to: &writer)
+        Self.write(subject, as: "sub", to: &writer)
+        writer.endObject()
+        return writer.takeBytes()
+    }
+
+    private static func write(_ value: String?, as name: StaticString, to writer: inout JSONWriter) {
+        guard let value else { return }
+        writer.key(name)
+        writer.string(value)
+    }
+
+    private static func write(_ date: Date?, as name: StaticString, to writer: inout JSONWriter) {
+        guard let date else { return }
+        writer.key(name)
+        writer.integer(wholeSeconds(date))
     }
 
     private static func wholeSeconds(_ date: Date) -> Int64 {
@@ -79,13 +111,13 @@ extension FleetEngineClaims {
 }
 
 /// Fleet Engine's private `authorization` claim.
-private struct AuthorizationClaim: Codable {
+private struct AuthorizationClaim: Decodable {
     var tripid: String?
     var vehicleid: String?
 }
 
 /// `aud`: one string or an array of strings (RFC 7519 section 4.1.3).
-private enum AudienceClaim: Codable {
+private enum AudienceClaim: Decodable {
     case one(String)
     case many([String])
 
@@ -104,14 +136,6 @@ private enum AudienceClaim: Codable {
             self = .many(try container.decode([String].self))
         }
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .one(let value): try container.encode(value)
-        case .many(let values): try container.encode(values)
-        }
-    }
 }
 
 private struct DecodedClaims: Decodable {
@@ -121,15 +145,5 @@ private struct DecodedClaims: Decodable {
     var iat: Double?
     var exp: Double?
     var nbf: Double?
-    var authorization: AuthorizationClaim?
-}
-
-private struct EncodedClaims: Encodable {
-    var iss: String?
-    var sub: String?
-    var aud: AudienceClaim?
-    var iat: Int64?
-    var exp: Int64?
-    var nbf: Int64?
     var authorization: AuthorizationClaim?
 }

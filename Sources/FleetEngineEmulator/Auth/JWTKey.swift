@@ -8,10 +8,7 @@ import _CryptoExtras
 /// names, and an RSA public key is never used as an HMAC secret, which is what algorithm confusion
 /// attacks rely on (RFC 8725 section 2.1 and 3.1).
 public struct JWTKey: Sendable, JWTKeyDescribing {
-    enum Material: Sendable {
-        case hmac(SymmetricKey)
-        case rsa(_RSA.Signing.PublicKey)
-    }
+    typealias Material = JWTKeyMaterial<_RSA.Signing.PublicKey>
 
     /// The key id a token's `kid` header selects this key by; nil for a key any token may try.
     public var id: String?
@@ -24,10 +21,7 @@ public struct JWTKey: Sendable, JWTKeyDescribing {
 
     /// The algorithm this key verifies.
     public var algorithm: JWTAlgorithm {
-        switch material {
-        case .hmac: .hs256
-        case .rsa: .rs256
-        }
+        material.algorithm
     }
 
     /// An HS256 secret.
@@ -35,8 +29,7 @@ public struct JWTKey: Sendable, JWTKeyDescribing {
     /// - Throws: ``JWTError/Code/invalidKey`` when the secret is shorter than 32 bytes: RFC 7518
     ///   section 3.2 requires a key at least as long as the hash output.
     public static func hs256(secret: [UInt8], id: String? = nil) throws(JWTError) -> JWTKey {
-        try checkSecretLength(secret.count)
-        return JWTKey(material: .hmac(SymmetricKey(data: secret)), id: id)
+        JWTKey(material: try .secret(secret), id: id)
     }
 
     /// An HS256 secret given as text; its UTF-8 bytes are the key.
@@ -80,33 +73,4 @@ public struct JWTKey: Sendable, JWTKeyDescribing {
             )
         }
     }
-
-    static func checkSecretLength(_ count: Int) throws(JWTError) {
-        guard count >= 32 else {
-            throw JWTError(
-                code: .invalidKey,
-                message: "an HS256 secret must be at least 32 bytes (RFC 7518 section 3.2), this one is \(count)"
-            )
-        }
-    }
-}
-
-/// What both kinds of key print: `RS256 key "key-1"`, the algorithm and the id, never the key
-/// material, so that printing a configuration cannot leak a secret into a log, not even in debug
-/// output.
-public protocol JWTKeyDescribing: CustomStringConvertible, CustomDebugStringConvertible {
-    /// The key id (`kid`), if any.
-    var id: String? { get }
-    /// The algorithm the key is for.
-    var algorithm: JWTAlgorithm { get }
-}
-
-extension JWTKeyDescribing {
-    /// `RS256 key "key-1"`, or `HS256 key without id`.
-    public var description: String {
-        "\(algorithm) key" + (id.map { " \"\($0)\"" } ?? " without id")
-    }
-
-    /// The ``description``.
-    public var debugDescription: String { description }
 }

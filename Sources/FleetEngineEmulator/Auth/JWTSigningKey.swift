@@ -4,10 +4,7 @@ import _CryptoExtras
 /// A key a ``TokenMinter`` signs with: an HS256 secret or an RS256 private key, with an optional
 /// key id that is written to the token's `kid` header.
 public struct JWTSigningKey: Sendable, JWTKeyDescribing {
-    enum Material: Sendable {
-        case hmac(SymmetricKey)
-        case rsa(_RSA.Signing.PrivateKey)
-    }
+    typealias Material = JWTKeyMaterial<_RSA.Signing.PrivateKey>
 
     /// The key id written to the `kid` header; none when nil.
     public var id: String?
@@ -20,10 +17,7 @@ public struct JWTSigningKey: Sendable, JWTKeyDescribing {
 
     /// The algorithm this key signs with.
     public var algorithm: JWTAlgorithm {
-        switch material {
-        case .hmac: .hs256
-        case .rsa: .rs256
-        }
+        material.algorithm
     }
 
     /// An HS256 secret.
@@ -31,8 +25,7 @@ public struct JWTSigningKey: Sendable, JWTKeyDescribing {
     /// - Throws: ``JWTError/Code/invalidKey`` when the secret is shorter than 32 bytes (RFC 7518
     ///   section 3.2).
     public static func hs256(secret: [UInt8], id: String? = nil) throws(JWTError) -> JWTSigningKey {
-        try JWTKey.checkSecretLength(secret.count)
-        return JWTSigningKey(material: .hmac(SymmetricKey(data: secret)), id: id)
+        JWTSigningKey(material: try .secret(secret), id: id)
     }
 
     /// An HS256 secret given as text; its UTF-8 bytes are the key.

@@ -98,18 +98,21 @@ public struct TokenMinter: Sendable {
     ///
     /// - Throws: ``JWTError/Code/signingFailed`` when the crypto library fails.
     public func sign(_ claims: FleetEngineClaims) throws(JWTError) -> String {
-        let header = try JOSEJSON.encode(
-            EncodedHeader(alg: signingKey.algorithm.rawValue, kid: signingKey.id, typ: "JWT"),
-            part: "header"
-        )
+        // Compact, with members in sorted order, as the claims are, so that a token is reproducible.
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("alg")
+        writer.string(signingKey.algorithm.rawValue)
+        if let id = signingKey.id {
+            writer.key("kid")
+            writer.string(id)
+        }
+        writer.key("typ")
+        writer.string("JWT")
+        writer.endObject()
+        let header = writer.takeBytes()
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(try claims.jsonBytes())
         let signature = try signingKey.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
-}
-
-private struct EncodedHeader: Encodable {
-    var alg: String
-    var kid: String?
-    var typ: String
 }

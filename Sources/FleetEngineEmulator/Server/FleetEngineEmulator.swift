@@ -3,7 +3,9 @@ import FleetEngineGRPCCore
 public import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2
+public import Logging
 import NIOCore
+public import ServiceLifecycle
 
 /// A local Fleet Engine: the TripService over gRPC/HTTP/2, for tests and development.
 ///
@@ -18,9 +20,19 @@ import NIOCore
 /// }
 /// ```
 ///
-/// Or, as a long-running service, ``run()`` until the task is cancelled or
-/// ``beginGracefulShutdown()`` is called.
-public final class FleetEngineEmulator: Sendable {
+/// Or, as a long-running service, in a `ServiceGroup` (it is a swift-service-lifecycle `Service`):
+/// ``run()`` serves until its task is cancelled or a graceful shutdown begins, the group's (on
+/// SIGTERM, say) or one asked for with ``beginGracefulShutdown()``.
+///
+/// ```swift
+/// let emulator = try FleetEngineEmulator(configuration: configuration, logger: logger)
+/// let group = ServiceGroup(services: [emulator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// try await group.run()
+/// ```
+///
+/// It logs to the logger it is given: when it starts (debug), the address it listens on and when it
+/// stops (info), a graceful shutdown (debug), and why it failed (error).
+public final class FleetEngineEmulator: Sendable, Service {
     /// The configuration it was made with.
     public let configuration: EmulatorConfiguration
     /// The service itself, callable without gRPC (for tests of the service's rules).
@@ -30,19 +42,26 @@ public final class FleetEngineEmulator: Sendable {
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let outcome = RunOutcome()
     private let faults: FaultInjector
+    private let logger: Logger
 
     /// An emulator, not yet listening.
     ///
     /// - Parameters:
     ///   - configuration: where to listen, who may call, where to keep trips, and the faults to inject.
     ///   - time: the clock trips, versions and simulations run on; the wall clock by default.
+    ///   - logger: where it logs its start, listening address, stop and failures; nowhere by default.
     /// - Throws: ``EmulatorError`` when the host resolves to no address or the port is outside 0 to
     ///   65535, when the data folder cannot be read or is corrupt, or is in use by
     ///   another emulator (in this process too: the folder is held until that emulator is deallocated), or the fault
     ///   plan has a setting no fault can come of (a ``FaultPlan/queriesPerSecond`` that is not a
     ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
     ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).
-    public init(configuration: EmulatorConfiguration, time: any TimeSource = SystemTimeSource()) throws(EmulatorError) {
+    public init(
+        configuration: EmulatorConfiguration,
+        time: any TimeSource = SystemTimeSource(),
+        logger: Logger = Logger(label: "fleet-engine-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(EmulatorError) {
+        self.logger = logger
         if let problem = configuration.faults.problem { throw EmulatorError(.invalidConfiguration, problem) }
         let address = try Self.listeningAddress(host: configuration.host, port: configuration.port)
         self.configuration = configuration
@@ -54,6 +73,7 @@ public final class FleetEngineEmulator: Sendable {
         service = TripServiceCore(store: store)
         let faults = configuration.faults
         let transportConfig = HTTP2ServerTransport.Posix.Config.defaults { config in
+            config.channelDebuggingCallbacks.onBindTCPListener = ListeningAddressLog.installer(logger: logger)
             config.connection.maxAge = faults.goAwayAfter
             config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
             if let callNumber = faults.dropConnectionAtCall {
@@ -81,18 +101,31 @@ public final class FleetEngineEmulator: Sendable {
         server = GRPCServer(transport: transport, services: [rpc])
     }
 
-    /// Serves calls until the task is cancelled or ``beginGracefulShutdown()`` is called.
+    /// Serves calls until the task is cancelled or a graceful shutdown begins: the service group's,
+    /// or one asked for with ``beginGracefulShutdown()``. In a graceful shutdown it stops accepting
+    /// calls and returns once the calls in flight have finished.
     ///
     /// - Throws: the transport's error when it cannot listen (the port is taken, the address is not
     ///   this machine's), or fails later.
     public func run() async throws {
+        logger.debug(
+            "emulator starting",
+            metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"]
+        )
         do {
-            try await server.serve()
-            outcome.finish(nil)
+            try await withGracefulShutdownHandler {
+                try await server.serve()
+            } onGracefulShutdown: {
+                self.logger.debug("emulator shutting down gracefully: letting calls in flight finish")
+                self.server.beginGracefulShutdown()
+            }
         } catch {
             outcome.finish(error)
+            logger.error("emulator failed", metadata: ["error": "\(error)"])
             throw error
         }
+        outcome.finish(nil)
+        logger.info("emulator stopped")
     }
 
     /// The port it listens on, once it does (waits until then).
@@ -117,7 +150,8 @@ public final class FleetEngineEmulator: Sendable {
         throw EmulatorError(.cannotListen, "the emulator listens on \(address), which has no port")
     }
 
-    /// Stops accepting calls, lets the calls in flight finish, then makes ``run()`` return.
+    /// Stops accepting calls, lets the calls in flight finish, then makes ``run()`` return: a
+    /// graceful shutdown without a service group.
     public func beginGracefulShutdown() {
         server.beginGracefulShutdown()
     }
@@ -210,12 +244,20 @@ extension FleetEngineEmulator {
 }
 
 /// Runs an emulator for the duration of `body`, then shuts it down gracefully.
+///
+/// - Parameters:
+///   - configuration: how it listens, authenticates and behaves.
+///   - time: the clock trips, versions and simulations run on; the wall clock by default.
+///   - logger: where the emulator logs; nowhere by default.
+///   - body: what to do while it serves; the emulator's ``FleetEngineEmulator/listeningPort()``
+///     says where to call.
 public func withFleetEngineEmulator<Result: Sendable>(
     _ configuration: EmulatorConfiguration,
     time: any TimeSource = SystemTimeSource(),
+    logger: Logger = Logger(label: "fleet-engine-emulator", factory: { _ in SwiftLogNoOpLogHandler() }),
     _ body: @Sendable (FleetEngineEmulator) async throws -> Result
 ) async throws -> Result {
-    let emulator = try FleetEngineEmulator(configuration: configuration, time: time)
+    let emulator = try FleetEngineEmulator(configuration: configuration, time: time, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await emulator.run() }
         do {

@@ -12,7 +12,8 @@ enum SearchPageToken {
     private static let separator: Unicode.Scalar = "\u{1F}"
 
     static func encode(after name: String, query: String) -> String {
-        base64URL(Array((prefix + name + (query.isEmpty ? "" : String(separator) + query)).utf8))
+        let text = prefix + name + (query.isEmpty ? "" : String(separator) + query)
+        return Base64.encode(Array(text.utf8), padded: false, urlSafe: true)
     }
 
     /// The filters of a SearchTrips request, which every page of one query shares (AIP-158: only
@@ -34,7 +35,9 @@ enum SearchPageToken {
     ///   made for another provider or another query (`query`, from ``query(of:)``).
     static func decode(_ token: String, providerID: String, query: String) throws(FleetEngineError) -> String? {
         if token.isEmpty { return nil }
-        guard let bytes = fromBase64URL(token), let text = String(validating: bytes, as: UTF8.self),
+        // The codec's decoder also takes padding and the standard alphabet: another spelling of a
+        // token this server issued names the same page, and what the token holds is checked below.
+        guard let bytes = try? Base64.decode(token), let text = String(validating: bytes, as: UTF8.self),
             text.hasPrefix(prefix)
         else {
             throw EmulatorErrors.invalidArgument(field: "page_token", "the page token is not one this server issued")
@@ -60,38 +63,5 @@ enum SearchPageToken {
                     + " must stay the same from page to page")
         }
         return name
-    }
-
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var group: UInt32 = 0
-            for (offset, byte) in chunk.enumerated() { group |= UInt32(byte) << UInt32(16 - 8 * offset) }
-            for position in 0..<(chunk.count + 1) {
-                output.append(alphabet[Int(group >> UInt32(18 - 6 * position) & 0x3F)])
-            }
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func fromBase64URL(_ text: String) -> [UInt8]? {
-        var group: UInt32 = 0
-        var bits = 0
-        var output: [UInt8] = []
-        for character in text.utf8 {
-            guard let value = alphabet.firstIndex(of: character) else { return nil }
-            group = group << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: group >> UInt32(bits)))
-            }
-        }
-        return output
     }
 }

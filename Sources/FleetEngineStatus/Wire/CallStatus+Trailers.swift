@@ -25,9 +25,7 @@ extension CallStatus {
         if !details.isEmpty {
             var status = rpcStatusMessage
             status.code = Int32(sent.rawValue)
-            var text: [UInt8] = []
-            Base64.encode(status.serializedBytes(), into: &text, padded: false)
-            detailsBin = String(decoding: text, as: UTF8.self)
+            detailsBin = Base64.encode(status.serializedBytes(), padded: false)
         }
         return (String(sent.rawValue), message, detailsBin)
     }

@@ -61,7 +61,7 @@ public struct GRPCMetadata: Hashable, Sendable, RandomAccessCollection, Expressi
     /// Appends a binary field: `value` in unpadded base64, as gRPC senders write it. `name` should
     /// end in `-bin`.
     public mutating func append(name: String, binaryValue: some Collection<UInt8>) {
-        fields.append(Field(name: name, value: Self.base64(binaryValue)))
+        fields.append(Field(name: name, value: Base64.encode(binaryValue, padded: false)))
     }
 
     /// The value of the first field named `name`, or nil when there is none.
@@ -100,12 +100,5 @@ public struct GRPCMetadata: Hashable, Sendable, RandomAccessCollection, Expressi
     /// Whether a field named `name` is present.
     public func contains(name: String) -> Bool {
         fields.contains { $0.name == name }
-    }
-
-    /// Unpadded standard base64 of `bytes`.
-    static func base64(_ bytes: some Collection<UInt8>) -> String {
-        var text: [UInt8] = []
-        Base64.encode(Array(bytes), into: &text, padded: false)
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import FleetEngineCodec
+
 /// What a gRPC client sends in the HEADERS frame that opens a call: the method, where it goes,
 /// its deadline, its compression, and its custom metadata.
 ///
@@ -123,7 +125,7 @@ public struct GRPCRequestHead: Hashable, Sendable {
                 code: .invalidMetadata,
                 message: "metadata name \"\(name)\" does not end in -bin, so it cannot carry binary values")
         }
-        try appendMetadata(name: name, value: GRPCMetadata.base64(value))
+        try appendMetadata(name: name, value: Base64.encode(value, padded: false))
     }
 
     /// The header block, in the order gRPC PROTOCOL-HTTP2 "Requests" asks for: the pseudo-headers

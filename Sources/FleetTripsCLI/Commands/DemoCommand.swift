@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetEngineClient
 import FleetEngineEmulator
 import FleetEngineStatus
+import Logging
 
 /// `fleettrips demo`: the whole product in one command. Starts the emulator in this process with a
 /// simulated trip, follows the trip over gRPC on loopback to COMPLETE, and prints every event.
@@ -51,12 +52,19 @@ struct DemoCommand: TripServiceCommand {
     }
 
     /// Runs the emulator and follows its trip, printing to `output`; a failure goes to `errorOutput`.
+    ///
+    /// The emulator runs in a `ServiceGroup`: SIGINT or SIGTERM ends the following, then shuts the
+    /// emulator down gracefully. Only warnings and errors are logged (to standard error), to keep
+    /// the demo's own lines readable.
     func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let provider = "demo-project"
-        let emulator = try FleetEngineEmulator(configuration: EmulatorConfiguration(accessPolicy: .noAuth))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await emulator.run() }
-            defer { emulator.beginGracefulShutdown() }
+        let logger = Logger.standardError(label: "fleettrips.demo", level: .warning)
+        let emulator = try FleetEngineEmulator(
+            configuration: EmulatorConfiguration(accessPolicy: .noAuth), logger: logger)
+        let followingShutdown = FollowingShutdown()
+        let group = EmulatorServiceGroup(
+            emulator: emulator, servicesStoppingFirst: [followingShutdown], logger: logger)
+        try await group.run(stoppingAfterBody: true) {
             let names = try emulator.simulate(providerID: provider, count: 1, seed: seed, speed: speed)
             let port = try await emulator.listeningPort()
             let header = "following \(names.joined(separator: ", ")) on the emulator at 127.0.0.1:\(port)\n"
@@ -67,7 +75,9 @@ struct DemoCommand: TripServiceCommand {
             let session = TripServiceSession(
                 configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: jsonLines)
             try await session.run(errorOutput: &errorOutput) { client, notices in
-                try await following.run(client: client, output: &output, notices: &notices)
+                let service = following.tripService(client: client)
+                followingShutdown.follow(service)
+                try await following.run(service: service, output: &output, notices: &notices)
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetEngineEmulator
 import FleetEngineStatus
 import Foundation
+import Logging
 
 /// `fleettrips serve`: a local Fleet Engine TripService (the emulator).
 struct ServeCommand: AsyncParsableCommand {
@@ -168,13 +169,12 @@ struct ServeCommand: AsyncParsableCommand {
         host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    /// Serves until SIGINT or SIGTERM.
+    /// Serves until SIGINT or SIGTERM, then shuts down gracefully: the emulator runs in a
+    /// `ServiceGroup` and logs to standard error.
     func run() async throws {
-        let emulator = try FleetEngineEmulator(configuration: emulatorConfiguration())
-        let shutdown = ShutdownSignals { emulator.beginGracefulShutdown() }
-        defer { shutdown.cancel() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await emulator.run() }
+        let logger = Logger.standardError(label: "fleettrips.serve", level: .info)
+        let emulator = try FleetEngineEmulator(configuration: emulatorConfiguration(), logger: logger)
+        try await EmulatorServiceGroup(emulator: emulator, logger: logger).run(stoppingAfterBody: false) {
             var output = StandardOutput()
             let port = try await emulator.listeningPort()
             try output.write(Array("listening on \(Self.shownAddress(host: host, port: port))\n".utf8))
@@ -185,7 +185,6 @@ struct ServeCommand: AsyncParsableCommand {
                     providerID: provider, count: trips, seed: seed, speed: speed, keepingStoredTrips: true)
                 try output.write(Array(names.map { $0 + "\n" }.joined().utf8))
             }
-            try await group.waitForAll()
         }
     }
 }

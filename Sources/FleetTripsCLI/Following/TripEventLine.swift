@@ -24,7 +24,7 @@ struct TripEventLine {
         object.member("event", .string(event.name))
         switch event {
         case .tripUpdated(let trip, let fields):
-            object.member("fields", .jsonArray(fields.names.map(JSONObjectWriter.quoted)))
+            object.member("fields", .jsonArray(fields.names.map(JSONWriter.quoted)))
             object.member("message", .json(try Self.text(trip)))
         case .tripStatus(let status):
             // A value the schema does not name is its number, as proto3 JSON writes an enum.

@@ -41,9 +41,14 @@ struct TripFollowing {
     /// - Throws: the library's ``FleetEngineError`` that ended a trip's events (RESOURCE_EXHAUSTED
     ///   for one whose output fell behind), or what `output` throws.
     func run(client: FleetEngineClient, output: inout some ByteSink, notices: inout some ByteSink) async throws {
-        let service = TripService(
+        try await run(service: tripService(client: client), output: &output, notices: &notices)
+    }
+
+    /// The `TripService` that ``run(client:output:notices:)`` follows with, for a caller that
+    /// needs a hold on it (to shut it down) and runs it with ``run(service:output:notices:)``.
+    func tripService(client: FleetEngineClient) -> TripService {
+        TripService(
             client: client, providerID: providerID, defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
-        try await run(service: service, output: &output, notices: &notices)
     }
 
     /// Follows every trip with `service`, which this runs (it must not be running already), as

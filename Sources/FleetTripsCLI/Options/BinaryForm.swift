@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineCodec
 
 /// How protobuf binary appears on the command line's input or output: as raw bytes, or as base64
 /// or hex text for pasting into and out of terminals, logs and JSON documents.
@@ -37,7 +38,7 @@ enum BinaryForm: String, EnumerableFlag, Sendable {
     func output(for bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .raw: bytes
-        case .base64: Base64Text.encode(bytes) + [UInt8(ascii: "\n")]
+        case .base64: Array((Base64.encode(bytes) + "\n").utf8)
         case .hex: HexText.encode(bytes) + [UInt8(ascii: "\n")]
         }
     }

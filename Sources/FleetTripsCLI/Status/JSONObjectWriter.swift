@@ -1,7 +1,10 @@
+import FleetEngineCodec
+
 /// Writes one JSON object (RFC 8259) on one line, member by member, in the order given.
 ///
 /// For output whose members are plain values; JSON that is already text (a message the codec
-/// printed) goes in as ``Value/json(_:)`` unchanged.
+/// printed) goes in as ``Value/json(_:)`` unchanged. The codec's `JSONWriter` does the writing, so
+/// strings are escaped as in every other JSON the tool prints.
 struct JSONObjectWriter {
     /// A member's value.
     enum Value {
@@ -19,49 +22,36 @@ struct JSONObjectWriter {
         case json(String)
     }
 
-    private var text = "{"
-    private var isEmpty = true
+    private var writer = JSONWriter(appendingTo: [])
 
     /// An object with no members yet.
-    init() {}
+    init() {
+        writer.beginObject()
+    }
 
     /// Adds a member.
     mutating func member(_ name: String, _ value: Value) {
-        if !isEmpty { text += "," }
-        isEmpty = false
-        text += Self.quoted(name) + ":"
+        writer.name(name)
         switch value {
-        case .string(let string): text += Self.quoted(string)
-        case .integer(let number): text += String(number)
-        case .boolean(let flag): text += flag ? "true" : "false"
-        case .null: text += "null"
-        case .jsonArray(let elements): text += "[" + elements.joined(separator: ",") + "]"
-        case .json(let json): text += json
+        case .string(let string): writer.string(string)
+        case .integer(let number): writer.integer(number)
+        case .boolean(let flag): writer.bool(flag)
+        case .null: writer.null()
+        case .jsonArray(let elements):
+            writer.beginArray()
+            for element in elements {
+                writer.arrayElement()
+                writer.raw(element.utf8)
+            }
+            writer.endArray()
+        case .json(let json): writer.raw(json.utf8)
         }
     }
 
     /// The object, closed.
-    var result: String { text + "}" }
-
-    /// `string` as a JSON string: quotes, backslashes and control characters escaped; everything
-    /// else as itself, in UTF-8.
-    static func quoted(_ string: String) -> String {
-        var output = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
+    var result: String {
+        var closed = writer
+        closed.endObject()
+        return String(decoding: closed.bytes, as: UTF8.self)
     }
 }

@@ -27,7 +27,7 @@ extension StatusDetail {
         }
         var object = JSONObjectWriter()
         object.member("@type", .string(any.typeURL))
-        object.member("value", .string(Self.base64(any.value)))
+        object.member("value", .string(Base64.encode(any.value)))
         object.member("decodingError", .string(reason))
         return object.result
     }
@@ -42,22 +42,18 @@ extension StatusDetail {
     var textLine: String {
         let any = anyMessage
         if case .undecodable(_, let reason) = self {
-            return "\(any.typeURL), whose bytes do not decode: \(reason); value in base64: \(Self.base64(any.value))"
+            return "\(any.typeURL), whose bytes do not decode: \(reason); value in base64: \(Base64.encode(any.value))"
         }
         if any.typeURL.isEmpty {
-            return "a detail without a type URL; value in base64: \(Self.base64(any.value))"
+            return "a detail without a type URL; value in base64: \(Base64.encode(any.value))"
         }
         guard let type = MessageRegistry.messageType(named: typeName) else {
-            return "\(any.typeURL), \(Self.unknownType); value in base64: \(Self.base64(any.value))"
+            return "\(any.typeURL), \(Self.unknownType); value in base64: \(Base64.encode(any.value))"
         }
         do {
             return "\(typeName) " + (try type.init(serializedBytes: any.value).jsonString())
         } catch {
-            return "\(any.typeURL), whose bytes do not decode: \(error); value in base64: \(Self.base64(any.value))"
+            return "\(any.typeURL), whose bytes do not decode: \(error); value in base64: \(Base64.encode(any.value))"
         }
-    }
-
-    private static func base64(_ bytes: [UInt8]) -> String {
-        String(decoding: Base64Text.encode(bytes), as: UTF8.self)
     }
 }

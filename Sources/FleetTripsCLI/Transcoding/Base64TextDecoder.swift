@@ -1,6 +1,13 @@
-/// Reads base64 text a piece at a time, as ``Base64Text`` describes it, so that a long text can
-/// stream through in bounded memory: groups cut between two pieces are carried over, and error
-/// offsets count from the start of the whole text.
+/// Reads base64 (RFC 4648) text a piece at a time, so that a long text can stream through in
+/// bounded memory: groups cut between two pieces are carried over, and error offsets count from the
+/// start of the whole text.
+///
+/// Lenient where people paste text from logs and terminals, which is why it is not the codec's
+/// `Base64.decode` (whole texts only, no whitespace, padding only at the end): the standard
+/// (section 4) and URL-safe (section 5) alphabets are both accepted, whitespace anywhere is
+/// skipped, and padding is optional at the end. Padded pieces may follow one another
+/// (`aGk=aGk=`), so text that concatenates several encodings, one per line, reads as their bytes in
+/// order. The tool writes base64 with the codec's `Base64`: the standard alphabet with padding.
 struct Base64TextDecoder {
     private var group: UInt32 = 0
     private var symbols = 0

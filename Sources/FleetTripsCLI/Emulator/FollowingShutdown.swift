@@ -1,0 +1,41 @@
+import ServiceLifecycle
+import Synchronization
+import TripTracking
+
+/// Ends a demo's following when its service group shuts down: a signal stops the emulator, and a
+/// following left running would retry the stopped emulator for ever.
+///
+/// A service of the group that waits for the graceful shutdown and then shuts down the
+/// `TripService` the demo follows with, which ends its trips' events. The `TripService` is made only
+/// once the client is, after the group started, so it is handed over when it exists; one handed
+/// over after the shutdown is shut down at once.
+final class FollowingShutdown: Service, Sendable {
+    private struct State {
+        var isShuttingDown = false
+        var service: TripService?
+    }
+
+    private let state = Mutex(State())
+
+    /// A service with nothing to shut down yet.
+    init() {}
+
+    /// Waits for the group's graceful shutdown, then shuts the following down.
+    func run() async throws {
+        try await gracefulShutdown()
+        let service = state.withLock { state in
+            state.isShuttingDown = true
+            return state.service
+        }
+        service?.beginGracefulShutdown()
+    }
+
+    /// Hands over the `TripService` to shut down with the group.
+    func follow(_ service: TripService) {
+        let isShuttingDown = state.withLock { state in
+            state.service = service
+            return state.isShuttingDown
+        }
+        if isShuttingDown { service.beginGracefulShutdown() }
+    }
+}

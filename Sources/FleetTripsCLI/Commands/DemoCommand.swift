@@ -54,7 +54,7 @@ struct DemoCommand: TripServiceCommand {
     /// Runs the emulator and follows its trip, printing to `output`; a failure goes to `errorOutput`.
     ///
     /// The emulator runs in a `ServiceGroup`: SIGINT or SIGTERM ends the following, then shuts the
-    /// emulator down gracefully. Only warnings and errors are logged (to standard error), to keep
+    /// emulator down gracefully, and the demo ends with status 0. Only warnings and errors are logged (to standard error), to keep
     /// the demo's own lines readable.
     func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let provider = "demo-project"
@@ -77,7 +77,13 @@ struct DemoCommand: TripServiceCommand {
             try await session.run(errorOutput: &errorOutput) { client, notices in
                 let service = following.tripService(client: client)
                 followingShutdown.follow(service)
-                try await following.run(service: service, output: &output, notices: &notices)
+                do {
+                    try await following.run(service: service, output: &output, notices: &notices)
+                } catch {
+                    // SIGINT or SIGTERM shut the following down: the demo ends as asked, as
+                    // `serve` does, rather than reporting the trips' end as a failure.
+                    guard followingShutdown.isShuttingDown else { throw error }
+                }
             }
         }
     }

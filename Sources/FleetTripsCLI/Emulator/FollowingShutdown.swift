@@ -30,6 +30,10 @@ final class FollowingShutdown: Service, Sendable {
         service?.beginGracefulShutdown()
     }
 
+    /// Whether the group has begun its graceful shutdown (a signal, or the demo's end), so that a
+    /// following it ended is no failure.
+    var isShuttingDown: Bool { state.withLock { $0.isShuttingDown } }
+
     /// Hands over the `TripService` to shut down with the group.
     func follow(_ service: TripService) {
         let isShuttingDown = state.withLock { state in

@@ -119,18 +119,28 @@ let package = Package(
             name: "fleettrips",
             dependencies: ["FleetTripsCLI"]
         ),
+        // What several test targets share: hex and gRPC framing by hand, JSON compared by meaning,
+        // sample google.rpc details, an emulator with a client of ours on loopback, a serial executor.
         .target(
             name: "FleetEngineTestSupport",
+            dependencies: [
+                "FleetEngineClient",
+                "FleetEngineCodec",
+                "FleetEngineEmulator",
+                "FleetEngineStatus",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             path: "Tests/FleetEngineTestSupport"
         ),
         .testTarget(
             name: "FleetEngineCodecTests",
-            dependencies: ["FleetEngineCodec"],
+            dependencies: ["FleetEngineCodec", "FleetEngineTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "FleetEngineStatusTests",
-            dependencies: ["FleetEngineStatus"],
+            dependencies: ["FleetEngineStatus", "FleetEngineTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -147,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetEngineWireTests",
-            dependencies: ["FleetEngineWire", "FleetEngineStatus", "FleetEngineCodec"]
+            dependencies: ["FleetEngineWire", "FleetEngineStatus", "FleetEngineCodec", "FleetEngineTestSupport"]
         ),
         .testTarget(
             name: "FleetEngineClientTests",
@@ -157,6 +167,7 @@ let package = Package(
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
+                "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -174,6 +185,7 @@ let package = Package(
             name: "FleetEngineCaptureTests",
             dependencies: [
                 "FleetEngineCapture", "FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire",
+                "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],

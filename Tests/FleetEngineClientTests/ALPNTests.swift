@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -29,7 +30,7 @@ struct ALPNTests {
             endpoint: .init(host: "127.0.0.1", port: server.localAddress?.port ?? 0),
             transportSecurity: .tls(trustRoots: .certificates([certificate]), serverHostname: "localhost"))
         configuration.retryPolicy = .none
-        configuration.defaultDeadline = Fixtures.callDeadline
+        configuration.defaultDeadline = LoopbackClient.callDeadline
         configuration.connectTimeout = .seconds(5)
         let error = try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) {
             client in

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Logging
 import MetricsTestKit
 import ServiceLifecycle
@@ -39,7 +40,7 @@ struct ConnectionBehaviourTests {
     @Test("a server that takes the connection but never sends SETTINGS: UNAVAILABLE after the connect timeout")
     func silentServerTimesOut() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: false)
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         // Long enough that the TCP connect itself, slow on a machine busy with the whole suite, is
         // done within it: the wait being given up on is the one for the server's SETTINGS.
         configuration.connectTimeout = .seconds(3)
@@ -56,13 +57,13 @@ struct ConnectionBehaviourTests {
     @Test("an unanswered keepalive PING closes the connection: the call fails UNAVAILABLE before its deadline")
     func keepaliveFindsADeadPeer() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: true)
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.keepalive = .init(interval: .milliseconds(100), timeout: .milliseconds(200))
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
             let error = await fleetEngineError {
                 _ = try await client.getTrip(
-                    named: Fixtures.name("a"), options: CallOptions(timeout: Fixtures.callDeadline))
+                    named: Fixtures.name("a"), options: CallOptions(timeout: LoopbackClient.callDeadline))
             }
             #expect(error?.code == .unavailable)
             #expect(error?.origin == .connection(requestSent: true))
@@ -74,11 +75,11 @@ struct ConnectionBehaviourTests {
     func keepaliveOnHealthyServer() async throws {
         // swift-nio-http2 acknowledges every PING; the answer comes after 12 PING intervals.
         let trip = Fixtures.trip(named: Fixtures.name("k"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in
             .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(600))
         }
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         // A generous timeout: on a loaded machine an acknowledgement can be late, and the point here
         // is that acknowledged PINGs keep the connection, not how fast they come.
         configuration.keepalive = .init(interval: .milliseconds(50), timeout: .seconds(10))
@@ -113,12 +114,12 @@ struct ConnectionBehaviourTests {
             }
             return trip
         }()
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         #expect(answer.count > 2_900_000)
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) { _, client in
             for _ in 0..<3 {
                 let received = try await client.getTrip(
-                    named: Fixtures.name("big"), options: CallOptions(timeout: Fixtures.callDeadline))
+                    named: Fixtures.name("big"), options: CallOptions(timeout: LoopbackClient.callDeadline))
                 #expect(received == trip)
             }
         }
@@ -128,7 +129,7 @@ struct ConnectionBehaviourTests {
     func shutdown() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                configuration: LoopbackClient.configuration(port: try await emulator.listeningPort()),
                 tokenProvider: NoTokenProvider())
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await client.run() }
@@ -145,7 +146,7 @@ struct ConnectionBehaviourTests {
     func serviceGroup() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                configuration: LoopbackClient.configuration(port: try await emulator.listeningPort()),
                 tokenProvider: NoTokenProvider())
             let group = ServiceGroup(
                 services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -168,15 +169,10 @@ struct ConnectionBehaviourTests {
             return handler
         }
         let token = "secret-token-value-that-must-not-be-logged"
-        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
-            try await withFleetEngineClient(
-                configuration: configuration, tokenProvider: StaticTokenProvider(token), logger: logger
-            ) { client in
-                _ = try await client.createTrip(Fixtures.create("logged"))
-                _ = try await client.getTrip(named: Fixtures.name("logged"))
-                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) }
-            }
+        try await withEmulatorAndClient(tokenProvider: StaticTokenProvider(token), logger: logger) { _, client in
+            _ = try await client.createTrip(Fixtures.create("logged"))
+            _ = try await client.getTrip(named: Fixtures.name("logged"))
+            _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) }
         }
         let all = records.all
         #expect(!all.isEmpty)
@@ -187,16 +183,11 @@ struct ConnectionBehaviourTests {
     @Test("metrics: calls by method and code, failures by code, one duration per call")
     func metrics() async throws {
         let metrics = TestMetrics()
-        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
-            try await withFleetEngineClient(
-                configuration: configuration, tokenProvider: NoTokenProvider(), metricsFactory: metrics
-            ) { client in
-                _ = try await client.createTrip(Fixtures.create("m"))
-                _ = try await client.getTrip(named: Fixtures.name("m"))
-                _ = try await client.getTrip(named: Fixtures.name("m"))
-                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("none")) }
-            }
+        try await withEmulatorAndClient(metricsFactory: metrics) { _, client in
+            _ = try await client.createTrip(Fixtures.create("m"))
+            _ = try await client.getTrip(named: Fixtures.name("m"))
+            _ = try await client.getTrip(named: Fixtures.name("m"))
+            _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("none")) }
         }
         let okGets = try metrics.expectCounter(
             "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
@@ -264,7 +255,7 @@ struct ConnectionWaitTests {
     func cancelledWhileWaiting() async throws {
         // Without run() the call waits for a connection until its deadline, far past the cancellation.
         let client = try FleetEngineClient(
-            configuration: Fixtures.configuration(port: 1), tokenProvider: NoTokenProvider())
+            configuration: LoopbackClient.configuration(port: 1), tokenProvider: NoTokenProvider())
         let task = Task { () async -> FleetEngineError? in
             await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
         }

@@ -1,5 +1,6 @@
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOSSL
 import Testing
 
@@ -21,7 +22,7 @@ struct ServerNameVerificationTests {
                 endpoint: .init(host: "127.0.0.1", port: try await server.listeningPort()),
                 transportSecurity: .tls(trustRoots: .certificates([certificate]), serverHostname: serverHostname))
             configuration.retryPolicy = .none
-            configuration.defaultDeadline = Fixtures.callDeadline
+            configuration.defaultDeadline = LoopbackClient.callDeadline
             configuration.connectTimeout = .seconds(5)
             return try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) {
                 client in

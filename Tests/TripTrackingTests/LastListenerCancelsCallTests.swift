@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineEmulator
+import FleetEngineTestSupport
 import Testing
 import TripTracking
 
@@ -23,9 +24,7 @@ struct LastListenerCancelsCallTests {
             await withDiscardingTaskGroup { group in
                 group.addTask { await service.run() }
                 model.register(recorder)
-                for _ in 0..<1000 where harness.emulator.callCount == 0 {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
+                #expect(await waitUntil { harness.emulator.callCount > 0 })
                 model.unregister(recorder)
                 service.beginGracefulShutdown()
             }

@@ -1,5 +1,6 @@
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOCore
 import Testing
 
@@ -26,9 +27,7 @@ struct ServerRetryDelayTests {
             #expect(refused?.code == .resourceExhausted)
             let asked = try #require(refused?.retryDelay)
             #expect(asked > .seconds(10))
-            for _ in 0..<1000 where harness.service.timers.pendingCount == 0 {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            #expect(await waitUntil { harness.service.timers.pendingCount > 0 })
             let deadline = try #require(model.state.withLock { $0.timer?.timer.deadline })
             // About the 20 s the server asked for after the refused refresh was asked for, far past
             // the 200 ms interval; measured from then, not from now, so that a slow machine's delays

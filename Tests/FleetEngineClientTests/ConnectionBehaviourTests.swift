@@ -11,20 +11,19 @@ import Testing
 
 @Suite("The connection: GOAWAY, keepalive, set-up timeouts, shutdown, logs and metrics")
 struct ConnectionBehaviourTests {
-    @Test("GOAWAY mid-run: every call still succeeds, later ones on a new connection")
+    @Test("GOAWAY mid-run: every call still succeeds, later ones on a new connection", .timeLimit(.minutes(5)))
     func goAwayIsSurvived() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
-        // The connection's age limit leaves the client time to start its calls on a new connection
-        // even on a loaded machine: a server closes a connection past its age at once when no call
-        // is open on it, and a call that loses that race each time runs out of attempts.
+        // grpc-swift's server sends GOAWAY when a connection is 2 s old and closes it once its calls
+        // are done (or after 5 s).
         emulator.faults.goAwayAfter = .seconds(2)
         emulator.faults.goAwayGraceTime = .seconds(5)
-        try await withEmulatorAndClient(emulator) { emulator, client in
-            // Made in-process: a CreateTrip over the network could itself cross the GOAWAY on a busy
-            // machine (a CI run once took it past 2 s and got ALREADY_EXISTS), and this test is about reads.
+        let records = RecordingLogHandler.Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let metrics = TestMetrics()
+        try await withEmulatorAndClient(emulator, logger: logger, metricsFactory: metrics) { emulator, client in
+            // Made in-process: this test is about reads.
             _ = try emulator.service.createTrip(Fixtures.create("steady"))
-            // The first round runs on the first connection; the server's GOAWAY comes at 2 s; the
-            // second round must find a new connection by itself.
             for round in 0..<2 {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<8 {
@@ -32,9 +31,30 @@ struct ConnectionBehaviourTests {
                     }
                     try await group.waitForAll()
                 }
-                if round == 0 { try await Task.sleep(for: .milliseconds(2_500)) }
+                if round == 0 {
+                    // The second round starts once the client has the server's GOAWAY.
+                    let goAway = await records.first { $0.message == "GOAWAY received" }
+                    #expect(goAway?.metadata["connection"] == "1")
+                }
             }
         }
+        // The client's record of its connections: the first until its GOAWAY, then a new one. A
+        // connection is opened only when none takes new calls, so the calls after the GOAWAY went on
+        // that one (or, on a machine too slow for a round in 2 s, a later one).
+        let events = records.all.compactMap { record -> String? in
+            guard let connection = record.metadata["connection"] else { return nil }
+            switch record.message {
+            case "connected": return "connected \(connection)"
+            case "GOAWAY received": return "GOAWAY on \(connection)"
+            default: return nil
+            }
+        }
+        let goAway = try #require(events.firstIndex(of: "GOAWAY on 1"), "\(events)")
+        #expect(Array(events[..<goAway]) == ["connected 1"])
+        #expect(events[goAway...].first { $0.hasPrefix("connected") } == "connected 2", "\(events)")
+        let answered = try metrics.expectCounter(
+            "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
+        #expect(answered.totalValue == 16)
     }
 
     @Test("a server that takes the connection but never sends SETTINGS: UNAVAILABLE after the connect timeout")
@@ -215,12 +235,38 @@ struct ConnectionBehaviourTests {
     }
 }
 
-/// Keeps every log record, rendered with its metadata.
+/// Keeps every log record, and lets a test wait for one.
 struct RecordingLogHandler: LogHandler {
+    /// One log record: its level, message and metadata (the handler's merged with the record's).
+    struct Record: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+
+        /// The message and the metadata (`key=value`, by key), as one text to search: the values as
+        /// they are, unescaped, so that a secret in one is found as it is.
+        var text: String {
+            ([message] + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+        }
+    }
+
     final class Records: Sendable {
-        private let store = Mutex<[(level: Logger.Level, text: String)]>([])
-        func append(_ level: Logger.Level, _ text: String) { store.withLock { $0.append((level, text)) } }
-        var all: [(level: Logger.Level, text: String)] { store.withLock { $0 } }
+        private let store = Mutex<[Record]>([])
+        private let arrivals = AsyncStream.makeStream(of: Record.self)
+
+        func append(_ record: Record) {
+            store.withLock { $0.append(record) }
+            arrivals.continuation.yield(record)
+        }
+
+        var all: [Record] { store.withLock { $0 } }
+
+        /// Waits for the first record, from the start, that `isWanted`; nil when the task is
+        /// cancelled first. One waiter at a time.
+        func first(where isWanted: (Record) -> Bool) async -> Record? {
+            for await record in arrivals.stream where isWanted(record) { return record }
+            return nil
+        }
     }
 
     let records: Records
@@ -234,9 +280,9 @@ struct RecordingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        records.append(event.level, "\(event.message) \(merged)")
+        records.append(
+            Record(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
     }
-
 }
 
 @Suite("Calls never wait forever for a connection")

@@ -275,7 +275,7 @@ struct ClientFailureTests {
             try Fixtures.fixtureText("tls/test-server-cert.pem"), try Fixtures.fixtureText("tls/test-server-key.pem")
         )
         try await withFleetEngineEmulator(emulator) { server in
-            var configuration = ClientConfiguration.plaintext(port: try await server.listeningPort())
+            var configuration = LoopbackClient.configuration(port: try await server.listeningPort())
             configuration.retryPolicy = .none
             configuration.connectTimeout = .seconds(3)
             try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in

@@ -133,14 +133,23 @@ let package = Package(
             name: "fleettrips",
             dependencies: ["FleetTripsCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // What several test targets share: hex and gRPC framing by hand, JSON compared by meaning,
+        // sample google.rpc details, an emulator with a client of ours on loopback, a serial executor.
         .target(
             name: "FleetEngineTestSupport",
-            dependencies: ["FleetEngineCodec", "FleetEngineStatus", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FleetEngineClient",
+                "FleetEngineCodec",
+                "FleetEngineEmulator",
+                "FleetEngineStatus",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             path: "Tests/FleetEngineTestSupport"
         ),
         .testTarget(
             name: "FleetEngineCodecTests",
-            dependencies: ["FleetEngineCodec", "CFleetEngineProtos"],
+            dependencies: ["FleetEngineCodec", "CFleetEngineProtos", "FleetEngineTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -173,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetEngineWireTests",
-            dependencies: ["FleetEngineWire", "FleetEngineStatus", "FleetEngineCodec"]
+            dependencies: ["FleetEngineWire", "FleetEngineStatus", "FleetEngineCodec", "FleetEngineTestSupport"]
         ),
         .testTarget(
             name: "FleetEngineClientTests",
@@ -201,6 +210,7 @@ let package = Package(
             name: "FleetEngineCaptureTests",
             dependencies: [
                 "FleetEngineCapture", "FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire",
+                "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],

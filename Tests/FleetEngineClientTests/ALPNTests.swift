@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -29,8 +30,10 @@ struct ALPNTests {
             endpoint: .init(host: "127.0.0.1", port: server.localAddress?.port ?? 0),
             transportSecurity: .tls(trustRoots: .certificates([certificate]), serverHostname: "localhost"))
         configuration.retryPolicy = .none
-        configuration.defaultDeadline = Fixtures.callDeadline
-        configuration.connectTimeout = .seconds(5)
+        configuration.defaultDeadline = LoopbackClient.callDeadline
+        // The set-up is not what this test times: on a loaded machine a TLS handshake has taken
+        // over 5 s, and the call then failed for its set-up time instead of the ALPN.
+        configuration.connectTimeout = LoopbackClient.callDeadline
         let error = try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) {
             client in
             await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOSSL
 import Synchronization
 import Testing
@@ -61,7 +62,7 @@ struct ClientFailureTests {
             let port = try await emulatorInstance.listeningPort()
             let consumer = try Self.mint(.consumer(tripID: "mine"))
             try await withFleetEngineClient(
-                configuration: Fixtures.configuration(port: port), tokenProvider: StaticTokenProvider(consumer)
+                configuration: LoopbackClient.configuration(port: port), tokenProvider: StaticTokenProvider(consumer)
             ) { client async throws in
                 let mine = try await client.getTrip(named: Fixtures.name("mine"))
                 #expect(mine.name == Fixtures.name("mine"))
@@ -152,9 +153,9 @@ struct ClientFailureTests {
     @Test("a server slower than the deadline gives DEADLINE_EXCEEDED, and grpc-timeout told the server")
     func deadline() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
-        // The server would answer, with the trip, only after Fixtures.callDeadline: a call that did
+        // The server would answer, with the trip, only after LoopbackClient.callDeadline: a call that did
         // not end at its own deadline would succeed, not fail.
-        emulator.faults.delay = Fixtures.callDeadline
+        emulator.faults.delay = LoopbackClient.callDeadline
         try await withEmulatorAndClient(emulator) { _, client in
             let error = await fleetEngineError {
                 _ = try await client.getTrip(
@@ -168,20 +169,20 @@ struct ClientFailureTests {
     @Test("each call ends at its own deadline: a short one started after a long one does not wait for it")
     func deadlinesOfCallsInFlight() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
-        emulator.faults.delay = Fixtures.callDeadline
-        try await withEmulatorAndClient(emulator, configure: { $0.retryPolicy = .none }) { _, client in
+        emulator.faults.delay = LoopbackClient.callDeadline
+        try await withEmulatorAndClient(emulator, configure: { $0.retryPolicy = .none }) { emulator, client in
             let longEnded = Mutex(false)
             let long = Task { () async -> FleetEngineError? in
                 let error = await fleetEngineError {
                     _ = try await client.getTrip(
-                        named: Fixtures.name("slow"), options: CallOptions(timeout: Fixtures.callDeadline))
+                        named: Fixtures.name("slow"), options: CallOptions(timeout: LoopbackClient.callDeadline))
                 }
                 longEnded.withLock { $0 = true }
                 return error
             }
-            // Give the long call time to reach the connection first, so that its deadline is the
+            // The long call reaches the emulator (and its delay) first, so that its deadline is the
             // one the client is waiting for when the short call arrives.
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await waitUntil { emulator.callCount == 1 })
             let short = await fleetEngineError {
                 _ = try await client.getTrip(
                     named: Fixtures.name("slow"), options: CallOptions(timeout: .milliseconds(200)))
@@ -196,12 +197,13 @@ struct ClientFailureTests {
     @Test("cancelling the calling task ends the call with CANCELLED at once")
     func cancellation() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
-        emulator.faults.delay = Fixtures.callDeadline
-        try await withEmulatorAndClient(emulator) { _, client in
+        emulator.faults.delay = LoopbackClient.callDeadline
+        try await withEmulatorAndClient(emulator) { emulator, client in
             let task = Task { () async -> FleetEngineError? in
                 await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("slow")) }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            // Cancelled once the call is in flight: it has reached the emulator and waits there.
+            #expect(await waitUntil { emulator.callCount == 1 })
             task.cancel()
             let error = await task.value
             #expect(error?.code == .cancelled)
@@ -214,7 +216,7 @@ struct ClientFailureTests {
         let port = try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) {
             try await $0.listeningPort()
         }
-        var configuration = Fixtures.configuration(port: port)
+        var configuration = LoopbackClient.configuration(port: port)
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
             let error = try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
@@ -249,7 +251,7 @@ struct ClientFailureTests {
             var trusted = ClientConfiguration(
                 endpoint: .init(host: "127.0.0.1", port: port),
                 transportSecurity: .tls(trustRoots: .certificates([certificate]), serverHostname: "localhost"))
-            trusted.defaultDeadline = Fixtures.callDeadline
+            trusted.defaultDeadline = LoopbackClient.callDeadline
             try await withFleetEngineClient(configuration: trusted, tokenProvider: NoTokenProvider()) { client in
                 let trip = try await client.createTrip(Fixtures.create("secure"))
                 #expect(trip.name == Fixtures.name("secure"))
@@ -257,7 +259,7 @@ struct ClientFailureTests {
             var untrusted = ClientConfiguration(
                 endpoint: .init(host: "127.0.0.1", port: port), transportSecurity: .tls(serverHostname: "localhost"))
             untrusted.retryPolicy = .none
-            untrusted.defaultDeadline = Fixtures.callDeadline
+            untrusted.defaultDeadline = LoopbackClient.callDeadline
             try await withFleetEngineClient(configuration: untrusted, tokenProvider: NoTokenProvider()) { client in
                 let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("secure")) }
                 #expect(error?.code == .unavailable)
@@ -273,7 +275,7 @@ struct ClientFailureTests {
             try Fixtures.fixtureText("tls/test-server-cert.pem"), try Fixtures.fixtureText("tls/test-server-key.pem")
         )
         try await withFleetEngineEmulator(emulator) { server in
-            var configuration = ClientConfiguration.plaintext(port: try await server.listeningPort())
+            var configuration = LoopbackClient.configuration(port: try await server.listeningPort())
             configuration.retryPolicy = .none
             configuration.connectTimeout = .seconds(3)
             try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in

@@ -1,46 +1,11 @@
 import FleetEngineClient
 import FleetEngineCodec
-import FleetEngineEmulator
 import FleetEngineStatus
 import Foundation
 import Testing
 
-/// Runs `body` with an emulator on 127.0.0.1 (port 0) and a client of ours connected to it in
-/// plaintext.
-func withEmulatorAndClient<Result: Sendable>(
-    _ emulatorConfiguration: EmulatorConfiguration = EmulatorConfiguration(accessPolicy: .noAuth),
-    tokenProvider: any TokenProvider = NoTokenProvider(),
-    configure: @Sendable (inout ClientConfiguration) -> Void = { _ in },
-    _ body: @Sendable (FleetEngineEmulator, FleetEngineClient) async throws -> Result
-) async throws -> Result {
-    try await withFleetEngineEmulator(emulatorConfiguration) { emulator in
-        let port = try await emulator.listeningPort()
-        var configuration = Fixtures.configuration(port: port)
-        configure(&configuration)
-        return try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenProvider) { client in
-            try await body(emulator, client)
-        }
-    }
-}
-
 enum Fixtures {
     static let provider = "test-project"
-
-    /// The deadline of calls in tests that are not about deadlines. The whole suite runs at once on
-    /// two cores, and each step of a call waits its turn behind a thousand other tests' work: on a
-    /// loaded machine a call that takes a millisecond alone has taken over 15 s (the client's
-    /// default deadline). Long enough that no such call misses it; short enough that a hang ends.
-    static let callDeadline: Duration = .seconds(300)
-
-    /// ``callDeadline`` from now: a deadline made at each use, as a test may start long after another.
-    static var farDeadline: ContinuousClock.Instant { .now + callDeadline }
-
-    /// A plaintext configuration for a server on 127.0.0.1 at `port`, with ``callDeadline``.
-    static func configuration(port: Int) -> ClientConfiguration {
-        var configuration = ClientConfiguration.plaintext(port: port)
-        configuration.defaultDeadline = callDeadline
-        return configuration
-    }
 
     static func name(_ tripID: String) -> String { "providers/\(provider)/trips/\(tripID)" }
 

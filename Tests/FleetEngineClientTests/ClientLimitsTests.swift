@@ -17,17 +17,17 @@ struct ClientLimitsTests {
         .timeLimit(.minutes(10)))
     func streamIDsUsedUp() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("ids"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
             server, client in
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
-            let first = try await client.manager.connection(deadline: .now + Fixtures.callDeadline)
+            let first = try await client.manager.connection(deadline: .now + LoopbackClient.callDeadline)
             // As if the connection had carried a billion calls: the next stream is its last.
             try await first.channel.eventLoop.submit { first.table.nextStreamID = CallTable.lastStreamID }.get()
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
             #expect(!first.acceptsNewCalls)
             #expect(try await client.getTrip(named: Fixtures.name("ids")) == trip)
-            let second = try await client.manager.connection(deadline: .now + Fixtures.callDeadline)
+            let second = try await client.manager.connection(deadline: .now + LoopbackClient.callDeadline)
             #expect(second.id != first.id)
             try await first.channel.closeFuture.get()
             #expect(server.callCount == 3)
@@ -37,12 +37,12 @@ struct ClientLimitsTests {
     @Test("a call that waited for the connection leaves no timer behind: the client is freed after its run")
     func connectionWaitLeavesNoTimer() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("waited"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in .raw(data: answer, grpcStatus: 0) }
         weak var manager: ConnectionManager?
         do {
             let client = try FleetEngineClient(
-                configuration: Fixtures.configuration(port: server.port), tokenProvider: NoTokenProvider())
+                configuration: LoopbackClient.configuration(port: server.port), tokenProvider: NoTokenProvider())
             manager = client.manager
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await client.run() }
@@ -64,8 +64,10 @@ struct ClientLimitsTests {
     func noRetriesAfterShutdown() async throws {
         let records = RecordingLogHandler.Records()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        // The tests' long deadline: on a loaded machine the client's default 15 s has run out
+        // before the call was even looked at, and the call ended DEADLINE_EXCEEDED.
         let client = try FleetEngineClient(
-            configuration: .plaintext(port: 1), tokenProvider: NoTokenProvider(), logger: logger)
+            configuration: LoopbackClient.configuration(port: 1), tokenProvider: NoTokenProvider(), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             client.beginGracefulShutdown()
@@ -85,7 +87,7 @@ struct ClientLimitsTests {
         arguments: [Duration.seconds(10_000_000_000), .seconds(Int64.max)])
     func hugeTimeout(timeout: Duration) async throws {
         let trip = Fixtures.trip(named: Fixtures.name("patient"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
             server, client in
             let received = try await client.getTrip(
@@ -107,10 +109,10 @@ struct ClientLimitsTests {
         let expiry = try #require(TokenCache.expiryClaim(of: token))
         #expect(expiry > .seconds(900 * 365 * 86_400) && expiry < .seconds(1_100 * 365 * 86_400))
         let trip = Fixtures.trip(named: Fixtures.name("exp"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server(script: { _ in .raw(data: answer, grpcStatus: 0) })
         try await withFleetEngineClient(
-            configuration: Fixtures.configuration(port: server.port), tokenProvider: StaticTokenProvider(token)
+            configuration: LoopbackClient.configuration(port: server.port), tokenProvider: StaticTokenProvider(token)
         ) { client in
             let received = try await client.getTrip(named: Fixtures.name("exp"))
             #expect(received == trip)
@@ -122,11 +124,11 @@ struct ClientLimitsTests {
     @Test("a second response message on a unary call ends the call then, without waiting for the stream's end")
     func secondMessageEndsTheCall() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("chatty"))
-        let one = MalformedResponseTests.framed(trip.serializedBytes())
+        let one = grpcFramed(trip.serializedBytes())
         try await MalformedResponseTests.withScriptedServer({ _ in .unending(data: one + one) }) { _, client in
             let error = await fleetEngineError {
                 _ = try await client.getTrip(
-                    named: Fixtures.name("chatty"), options: CallOptions(timeout: Fixtures.callDeadline))
+                    named: Fixtures.name("chatty"), options: CallOptions(timeout: LoopbackClient.callDeadline))
             }
             #expect(error?.code == .internalError)
             #expect(error?.origin == .malformedResponse)
@@ -153,7 +155,7 @@ struct ClientLimitsTests {
             var page = SearchTripsResponse()
             page.trips = [trip]
             page.nextPageToken = token
-            return MalformedResponseTests.framed(page.serializedBytes())
+            return grpcFramed(page.serializedBytes())
         }
         try await MalformedResponseTests.withScriptedServer({ call in
             call <= pages.count ? .raw(data: pages[call - 1], grpcStatus: 0) : .reset(.refusedStream)

@@ -12,20 +12,19 @@ import Testing
 
 @Suite("The connection: GOAWAY, keepalive, set-up timeouts, shutdown, logs and metrics")
 struct ConnectionBehaviourTests {
-    @Test("GOAWAY mid-run: every call still succeeds, later ones on a new connection")
+    @Test("GOAWAY mid-run: every call still succeeds, later ones on a new connection", .timeLimit(.minutes(5)))
     func goAwayIsSurvived() async throws {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
-        // The connection's age limit leaves the client time to start its calls on a new connection
-        // even on a loaded machine: a server closes a connection past its age at once when no call
-        // is open on it, and a call that loses that race each time runs out of attempts.
+        // grpc-swift's server sends GOAWAY when a connection is 2 s old and closes it once its calls
+        // are done (or after 5 s).
         emulator.faults.goAwayAfter = .seconds(2)
         emulator.faults.goAwayGraceTime = .seconds(5)
-        try await withEmulatorAndClient(emulator) { emulator, client in
-            // Made in-process: a CreateTrip over the network could itself cross the GOAWAY on a busy
-            // machine (a CI run once took it past 2 s and got ALREADY_EXISTS), and this test is about reads.
+        let records = RecordingLogHandler.Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let metrics = TestMetrics()
+        try await withEmulatorAndClient(emulator, logger: logger, metricsFactory: metrics) { emulator, client in
+            // Made in-process: this test is about reads.
             _ = try emulator.service.createTrip(Fixtures.create("steady"))
-            // The first round runs on the first connection; the server's GOAWAY comes at 2 s; the
-            // second round must find a new connection by itself.
             for round in 0..<2 {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<8 {
@@ -33,15 +32,36 @@ struct ConnectionBehaviourTests {
                     }
                     try await group.waitForAll()
                 }
-                if round == 0 { try await Task.sleep(for: .milliseconds(2_500)) }
+                if round == 0 {
+                    // The second round starts once the client has the server's GOAWAY.
+                    let goAway = await records.first { $0.message == "GOAWAY received" }
+                    #expect(goAway?.metadata["connection"] == "1")
+                }
             }
         }
+        // The client's record of its connections: the first until its GOAWAY, then a new one. A
+        // connection is opened only when none takes new calls, so the calls after the GOAWAY went on
+        // that one (or, on a machine too slow for a round in 2 s, a later one).
+        let events = records.all.compactMap { record -> String? in
+            guard let connection = record.metadata["connection"] else { return nil }
+            switch record.message {
+            case "connected": return "connected \(connection)"
+            case "GOAWAY received": return "GOAWAY on \(connection)"
+            default: return nil
+            }
+        }
+        let goAway = try #require(events.firstIndex(of: "GOAWAY on 1"), "\(events)")
+        #expect(Array(events[..<goAway]) == ["connected 1"])
+        #expect(events[goAway...].first { $0.hasPrefix("connected") } == "connected 2", "\(events)")
+        let answered = try metrics.expectCounter(
+            "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
+        #expect(answered.totalValue == 16)
     }
 
     @Test("a server that takes the connection but never sends SETTINGS: UNAVAILABLE after the connect timeout")
     func silentServerTimesOut() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: false)
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         // Long enough that the TCP connect itself, slow on a machine busy with the whole suite, is
         // done within it: the wait being given up on is the one for the server's SETTINGS.
         configuration.connectTimeout = .seconds(3)
@@ -58,13 +78,13 @@ struct ConnectionBehaviourTests {
     @Test("an unanswered keepalive PING closes the connection: the call fails UNAVAILABLE before its deadline")
     func keepaliveFindsADeadPeer() async throws {
         let server = try await SilentHTTP2Server(sendsSettings: true)
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.keepalive = .init(interval: .milliseconds(100), timeout: .milliseconds(200))
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
             let error = await fleetEngineError {
                 _ = try await client.getTrip(
-                    named: Fixtures.name("a"), options: CallOptions(timeout: Fixtures.callDeadline))
+                    named: Fixtures.name("a"), options: CallOptions(timeout: LoopbackClient.callDeadline))
             }
             #expect(error?.code == .unavailable)
             #expect(error?.origin == .connection(requestSent: true))
@@ -76,11 +96,11 @@ struct ConnectionBehaviourTests {
     func keepaliveOnHealthyServer() async throws {
         // swift-nio-http2 acknowledges every PING; the answer comes after 12 PING intervals.
         let trip = Fixtures.trip(named: Fixtures.name("k"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in
             .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(600))
         }
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         // A generous timeout: on a loaded machine an acknowledgement can be late, and the point here
         // is that acknowledged PINGs keep the connection, not how fast they come.
         configuration.keepalive = .init(interval: .milliseconds(50), timeout: .seconds(10))
@@ -115,12 +135,12 @@ struct ConnectionBehaviourTests {
             }
             return trip
         }()
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         #expect(answer.count > 2_900_000)
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) { _, client in
             for _ in 0..<3 {
                 let received = try await client.getTrip(
-                    named: Fixtures.name("big"), options: CallOptions(timeout: Fixtures.callDeadline))
+                    named: Fixtures.name("big"), options: CallOptions(timeout: LoopbackClient.callDeadline))
                 #expect(received == trip)
             }
         }
@@ -130,7 +150,7 @@ struct ConnectionBehaviourTests {
     func shutdown() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                configuration: LoopbackClient.configuration(port: try await emulator.listeningPort()),
                 tokenProvider: NoTokenProvider())
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await client.run() }
@@ -147,7 +167,7 @@ struct ConnectionBehaviourTests {
     func serviceGroup() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let client = try FleetEngineClient(
-                configuration: Fixtures.configuration(port: try await emulator.listeningPort()),
+                configuration: LoopbackClient.configuration(port: try await emulator.listeningPort()),
                 tokenProvider: NoTokenProvider())
             let group = ServiceGroup(
                 services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -170,15 +190,10 @@ struct ConnectionBehaviourTests {
             return handler
         }
         let token = "secret-token-value-that-must-not-be-logged"
-        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
-            try await withFleetEngineClient(
-                configuration: configuration, tokenProvider: StaticTokenProvider(token), logger: logger
-            ) { client in
-                _ = try await client.createTrip(Fixtures.create("logged"))
-                _ = try await client.getTrip(named: Fixtures.name("logged"))
-                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) }
-            }
+        try await withEmulatorAndClient(tokenProvider: StaticTokenProvider(token), logger: logger) { _, client in
+            _ = try await client.createTrip(Fixtures.create("logged"))
+            _ = try await client.getTrip(named: Fixtures.name("logged"))
+            _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("missing")) }
         }
         let all = records.all
         #expect(!all.isEmpty)
@@ -189,16 +204,11 @@ struct ConnectionBehaviourTests {
     @Test("metrics: calls by method and code, failures by code, one duration per call")
     func metrics() async throws {
         let metrics = TestMetrics()
-        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
-            let configuration = Fixtures.configuration(port: try await emulator.listeningPort())
-            try await withFleetEngineClient(
-                configuration: configuration, tokenProvider: NoTokenProvider(), metricsFactory: metrics
-            ) { client in
-                _ = try await client.createTrip(Fixtures.create("m"))
-                _ = try await client.getTrip(named: Fixtures.name("m"))
-                _ = try await client.getTrip(named: Fixtures.name("m"))
-                _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("none")) }
-            }
+        try await withEmulatorAndClient(metricsFactory: metrics) { _, client in
+            _ = try await client.createTrip(Fixtures.create("m"))
+            _ = try await client.getTrip(named: Fixtures.name("m"))
+            _ = try await client.getTrip(named: Fixtures.name("m"))
+            _ = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("none")) }
         }
         let okGets = try metrics.expectCounter(
             "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
@@ -242,7 +252,7 @@ struct ConnectionWaitTests {
     func cancelledWhileWaiting() async throws {
         // Without run() the call waits for a connection until its deadline, far past the cancellation.
         let client = try FleetEngineClient(
-            configuration: Fixtures.configuration(port: 1), tokenProvider: NoTokenProvider())
+            configuration: LoopbackClient.configuration(port: 1), tokenProvider: NoTokenProvider())
         let task = Task { () async -> FleetEngineError? in
             await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
         }

@@ -1,5 +1,6 @@
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -22,7 +23,7 @@ struct ConnectionFailureMessageTests {
     private static func failure(_ configuration: ClientConfiguration) async throws -> FleetEngineError {
         var configuration = configuration
         configuration.retryPolicy = .none
-        configuration.defaultDeadline = Fixtures.callDeadline
+        configuration.defaultDeadline = LoopbackClient.callDeadline
         return try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) {
             client in
             try #require(await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
@@ -80,7 +81,7 @@ struct ConnectionFailureMessageTests {
         let port = try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) {
             try await $0.listeningPort()
         }
-        let error = try await Self.failure(Fixtures.configuration(port: port))
+        let error = try await Self.failure(LoopbackClient.configuration(port: port))
         #expect(error.code == .unavailable)
         #expect(error.message == "cannot connect to 127.0.0.1:\(port): 127.0.0.1:\(port): connection refused")
         #expect(error.cause is NIOConnectionError)

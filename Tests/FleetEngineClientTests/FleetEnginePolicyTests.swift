@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import NIOHTTP2
 import Testing
@@ -60,7 +61,7 @@ struct FleetEnginePolicyTests {
     func refusedStreamSentAgain() async throws {
         try await MalformedResponseTests.withScriptedServer(
             retryPolicy: Self.policy,
-            { call in call == 1 ? .reset(.refusedStream) : .raw(data: MalformedResponseTests.framed([]), grpcStatus: 0)
+            { call in call == 1 ? .reset(.refusedStream) : .raw(data: grpcFramed([]), grpcStatus: 0)
             }
         ) { server, client in
             try await Self.call("ReportBillableTrip", on: client)

@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -76,7 +77,7 @@ struct GRPCIOInteroperabilityTests {
             #expect(values["x-goog-request-params"] == "provider_id=providers%2Ftest-project")
             #expect(values["user-agent"]?.hasPrefix("swift-fleet-engine/") == true)
             let remaining = try #require(call["timeRemainingSeconds"] as? Double)
-            #expect(remaining > 0 && remaining <= Double(Fixtures.callDeadline.components.seconds))
+            #expect(remaining > 0 && remaining <= Double(LoopbackClient.callDeadline.components.seconds))
             let request = try #require(call["request"] as? [String: Any])
             let header = try #require(request["header"] as? [String: Any])
             #expect(header["sdkVersion"] as? String == "swift-fleet-engine/\(FleetEngineClient.version)")

@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetEngineTestSupport
 import Foundation
 import NIOPosix
 import Testing
@@ -81,7 +82,7 @@ func withGRPCIOServerAndClient<Result: Sendable>(
     // that happens on NIO's thread pool, never on the concurrency pool other tests run on.
     let server = try await NIOThreadPool.singleton.runIfActive { try GRPCIOServer() }
     do {
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configure(&configuration)
         let result = try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenProvider) {
             client in

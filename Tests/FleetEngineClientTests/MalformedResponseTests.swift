@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Foundation
 import NIOCore
@@ -9,12 +10,6 @@ import Testing
 
 @Suite("Responses no correct server sends: each is a typed error, and a refused stream is sent again")
 struct MalformedResponseTests {
-    /// The message with gRPC's 5-byte prefix, by the Wire layer's framer.
-    static func framed(_ payload: [UInt8]) -> [UInt8] {
-        // Uncompressed framing cannot fail.
-        (try? GRPCMessageFramer().frame(payload, compress: false)) ?? []
-    }
-
     static func withScriptedServer(
         retryPolicy: RetryPolicy = .none,
         maxConcurrentStreams: Int? = nil,
@@ -24,7 +19,7 @@ struct MalformedResponseTests {
     ) async throws {
         let server = try await ScriptedHTTP2Server(
             maxConcurrentStreams: maxConcurrentStreams, validatesHeaders: validatesHeaders, script: script)
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.retryPolicy = retryPolicy
         do {
             try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
@@ -40,7 +35,7 @@ struct MalformedResponseTests {
     @Test("a message the codec rejects: INTERNAL, malformed response, the codec's error as the cause")
     func undecodableMessage() async throws {
         // Field 1 as a length-delimited string claiming 100 bytes that are not there.
-        let garbage = Self.framed([0x0A, 0x64, 0x41])
+        let garbage = grpcFramed([0x0A, 0x64, 0x41])
         try await Self.withScriptedServer({ _ in .raw(data: garbage, grpcStatus: 0) }) { _, client in
             let error = try #require(
                 await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
@@ -53,7 +48,7 @@ struct MalformedResponseTests {
     @Test("two messages for a unary call: INTERNAL")
     func twoMessages() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("a"))
-        let one = Self.framed(trip.serializedBytes())
+        let one = grpcFramed(trip.serializedBytes())
         try await Self.withScriptedServer({ _ in .raw(data: one + one, grpcStatus: 0) }) { _, client in
             let error = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
             #expect(error?.code == .internalError)
@@ -64,7 +59,7 @@ struct MalformedResponseTests {
     @Test("REFUSED_STREAM was never processed: even a create is sent again at once, with retries off")
     func refusedStreamIsSentAgain() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("created"))
-        let answer = Self.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await Self.withScriptedServer({ call in
             call == 1 ? .reset(.refusedStream) : .raw(data: answer, grpcStatus: 0)
         }) { server, client in
@@ -79,7 +74,7 @@ struct MalformedResponseTests {
     )
     func goAwayBelowAnInFlightCall() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("g"))
-        let answer = Self.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await Self.withScriptedServer({ call in
             switch call {
             case 1: .delayed(.raw(data: answer, grpcStatus: 0), by: .milliseconds(300))
@@ -88,7 +83,8 @@ struct MalformedResponseTests {
             }
         }) { server, client in
             async let first = client.getTrip(named: Fixtures.name("g"))
-            try await Task.sleep(for: .milliseconds(100))
+            // The first call is on the server (its answer delayed) before the second is made.
+            #expect(await waitUntil { server.callCount == 1 })
             let second = try await client.getTrip(named: Fixtures.name("g"))
             #expect(try await first == trip)
             #expect(second == trip)
@@ -99,25 +95,26 @@ struct MalformedResponseTests {
     @Test("a connection that received GOAWAY is closed by the client once its last call ends, not kept open")
     func goAwayConnectionIsClosedWhenIdle() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("g"))
-        let answer = Self.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         // The server sends GOAWAY and leaves the connection open, as RFC 9113 section 6.8 allows:
         // the client must not leave it open for ever beside the new one.
         try await Self.withScriptedServer({ call in
             call == 2 ? .goAwayBeforeThisStream : .raw(data: answer, grpcStatus: 0)
         }) { server, client in
-            #expect(try await client.getTrip(named: Fixtures.name("g")) == trip)
-            #expect(try await client.getTrip(named: Fixtures.name("g")) == trip)
+            let first = try await client.getTrip(named: Fixtures.name("g"))
+            let second = try await client.getTrip(named: Fixtures.name("g"))
+            #expect(first == trip)
+            #expect(second == trip)
             #expect(server.callCount == 3)
-            // The close travels to the server asynchronously: wait for it, within a bound.
-            for _ in 0..<200 where server.openConnections != 1 { try await Task.sleep(for: .milliseconds(25)) }
-            #expect(server.openConnections == 1)
+            // The close travels to the server asynchronously: wait for it.
+            #expect(await waitUntil { server.openConnections == 1 })
         }
     }
 
     @Test("a server that allows 2 streams at once gets at most 2; the other calls wait their turn and succeed")
     func streamLimitIsHonoured() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("limited"))
-        let answer = Self.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await Self.withScriptedServer(
             maxConcurrentStreams: 2,
             { _ in
@@ -137,14 +134,14 @@ struct MalformedResponseTests {
 
     @Test("a call held back by the stream limit when the connection closes was never sent: even a delete is resent")
     func heldBackCallIsResent() async throws {
-        let empty = Self.framed([])
+        let empty = grpcFramed([])
         try await Self.withScriptedServer(
             maxConcurrentStreams: 1,
             { call in call == 1 ? .delayed(.closeConnection, by: .seconds(1)) : .raw(data: empty, grpcStatus: 0) }
         ) { server, client in
             async let first = fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) }
             // The first call holds the one stream before the second starts.
-            for _ in 0..<200 where server.callCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await waitUntil { server.callCount == 1 })
             // The server allows one stream: this call waits behind the first, and the connection
             // closes before its HEADERS could be sent. DeleteTrip is not retried, but a request
             // that never left the client is sent again at once (gRPC's transparent retry).
@@ -258,7 +255,7 @@ struct MalformedResponseTests {
     @Test("a malformed header block fails its own call only: a call in flight on the same connection finishes")
     func malformedBlockSparesOtherCalls() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("m"))
-        let answer = Self.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await Self.withScriptedServer(
             validatesHeaders: false,
             { call in
@@ -268,14 +265,11 @@ struct MalformedResponseTests {
             }
         ) { server, client in
             async let first = client.getTrip(named: Fixtures.name("m"))
-            var polls = 0
-            while server.callCount < 1, polls < 1_000 {
-                try await Task.sleep(for: .milliseconds(5))
-                polls += 1
-            }
+            #expect(await waitUntil { server.callCount == 1 })
             let second = await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("m")) }
             #expect(second?.code == .internalError)
-            #expect(try await first == trip)
+            let received = try await first
+            #expect(received == trip)
             #expect(server.callCount == 2)
         }
     }

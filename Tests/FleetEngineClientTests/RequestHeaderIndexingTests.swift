@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineCodec
+import FleetEngineTestSupport
 import NIOHPACK
 import Testing
 
@@ -17,9 +18,9 @@ struct RequestHeaderIndexingTests {
         gettingTrips tripIDs: [String], tokenProvider: some TokenProvider
     ) async throws -> [HPACKHeaders] {
         let trip = Fixtures.trip(named: Fixtures.name("h"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         let server = try await ScriptedHTTP2Server { _ in .raw(data: answer, grpcStatus: 0) }
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.retryPolicy = .none
         try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenProvider) { client in
             for tripID in tripIDs { _ = try await client.getTrip(named: Fixtures.name(tripID)) }

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Synchronization
 import Testing
@@ -40,13 +41,13 @@ struct TokenCacheKeyTests {
         let cache = TokenCache(provider: provider)
         let methods: [GRPCMethodPath] = [.reportBillableTrip, .updateTrip, .deleteTrip, .createTrip]
         for method in methods {
-            let issued = try await cache.token(for: Self.request(method, "X"), deadline: Fixtures.farDeadline)
+            let issued = try await cache.token(for: Self.request(method, "X"), deadline: LoopbackClient.farDeadline)
             #expect(issued.token.value == NamingProvider.token(method: method, tripID: "X"))
         }
         #expect(provider.requests.map(\.method) == methods)
         // Kept apart, each is handed out again without asking.
         for method in methods {
-            let issued = try await cache.token(for: Self.request(method, "X"), deadline: Fixtures.farDeadline)
+            let issued = try await cache.token(for: Self.request(method, "X"), deadline: LoopbackClient.farDeadline)
             #expect(issued.token.value == NamingProvider.token(method: method, tripID: "X"))
         }
         #expect(provider.requests.count == methods.count)
@@ -56,11 +57,10 @@ struct TokenCacheKeyTests {
     func concurrentMethodsDoNotShareARequest() async throws {
         let provider = NamingProvider(open: false)
         let cache = TokenCache(provider: provider)
-        async let update = cache.token(for: Self.request(.updateTrip, "X"), deadline: Fixtures.farDeadline)
-        // Bounded: at most 30 s.
-        for _ in 0..<30_000 where provider.requests.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
-        async let delete = cache.token(for: Self.request(.deleteTrip, "X"), deadline: Fixtures.farDeadline)
-        for _ in 0..<30_000 where provider.requests.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        async let update = cache.token(for: Self.request(.updateTrip, "X"), deadline: LoopbackClient.farDeadline)
+        #expect(await waitUntil { !provider.requests.isEmpty })
+        async let delete = cache.token(for: Self.request(.deleteTrip, "X"), deadline: LoopbackClient.farDeadline)
+        #expect(await waitUntil { provider.requests.count == 2 })
         provider.open()
         #expect(try await update.token.value == NamingProvider.token(method: .updateTrip, tripID: "X"))
         #expect(try await delete.token.value == NamingProvider.token(method: .deleteTrip, tripID: "X"))
@@ -73,8 +73,9 @@ struct TokenCacheKeyTests {
         let cache = TokenCache(provider: provider)
         let composed = "caf\u{E9}"
         let decomposed = "cafe\u{301}"
-        let first = try await cache.token(for: Self.request(.getTrip, composed), deadline: Fixtures.farDeadline)
-        let second = try await cache.token(for: Self.request(.getTrip, decomposed), deadline: Fixtures.farDeadline)
+        let first = try await cache.token(for: Self.request(.getTrip, composed), deadline: LoopbackClient.farDeadline)
+        let second = try await cache.token(
+            for: Self.request(.getTrip, decomposed), deadline: LoopbackClient.farDeadline)
         #expect(first.token.value == "GetTrip-63_61_66_e9")
         #expect(second.token.value == "GetTrip-63_61_66_65_301")
         let asked = provider.requests.map { Array(($0.tripID ?? "").utf8) }

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Synchronization
 import Testing
@@ -29,13 +30,13 @@ struct TokenCacheTests {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 10)
         for trip in 0..<10 {
-            let issued = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline)
+            let issued = try await cache.token(for: Self.request(trip), deadline: LoopbackClient.farDeadline)
             #expect(issued.token.value == "token-for-trip-\(trip)")
             #expect(
                 issued.header?.field
                     == GRPCMetadata.Field(name: "authorization", value: "Bearer token-for-trip-\(trip)"))
         }
-        for trip in 0..<10 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
+        for trip in 0..<10 { _ = try await cache.token(for: Self.request(trip), deadline: LoopbackClient.farDeadline) }
         #expect(provider.count == 10)
         #expect(cache.count == 10)
     }
@@ -44,14 +45,14 @@ struct TokenCacheTests {
     func fullCacheDropsTheOldestTenth() async throws {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 20)
-        for trip in 0..<20 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
+        for trip in 0..<20 { _ = try await cache.token(for: Self.request(trip), deadline: LoopbackClient.farDeadline) }
         // A 21st trip makes room: trips 0 and 1, the oldest tenth, go.
-        _ = try await cache.token(for: Self.request(20), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(20), deadline: LoopbackClient.farDeadline)
         #expect(provider.count == 21)
         #expect(cache.count == 19)
-        for trip in 2...20 { _ = try await cache.token(for: Self.request(trip), deadline: Fixtures.farDeadline) }
+        for trip in 2...20 { _ = try await cache.token(for: Self.request(trip), deadline: LoopbackClient.farDeadline) }
         #expect(provider.count == 21)
-        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         #expect(provider.count == 22)
         #expect(provider.requests.withLock { $0.last } == "trip-0")
     }
@@ -60,14 +61,14 @@ struct TokenCacheTests {
     func refreshReplacesInPlace() async throws {
         let provider = CountingProvider()
         let cache = TokenCache(provider: provider, capacity: 2)
-        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
-        _ = try await cache.token(for: Self.request(1), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
+        _ = try await cache.token(for: Self.request(1), deadline: LoopbackClient.farDeadline)
         var refresh = Self.request(1)
         refresh.isRefresh = true
-        _ = try await cache.token(for: refresh, deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: refresh, deadline: LoopbackClient.farDeadline)
         #expect(provider.count == 3)
         #expect(cache.count == 2)
-        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         #expect(provider.count == 3)
     }
 
@@ -154,10 +155,11 @@ struct TokenCacheSharingTests {
         return request
     }
 
-    /// Waits, at most 30 s, until `condition` holds.
-    static func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<30_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(condition())
+    /// Waits until `condition` holds, and expects it to.
+    static func eventually(
+        _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        #expect(await waitUntil(condition), sourceLocation: sourceLocation)
     }
 
     @Test("sixteen calls for two trips cost two provider requests, and each call gets its trip's token")
@@ -167,7 +169,8 @@ struct TokenCacheSharingTests {
         try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for call in 0..<16 {
                 group.addTask {
-                    let issued = try await cache.token(for: Self.request(call % 2), deadline: Fixtures.farDeadline)
+                    let issued = try await cache.token(
+                        for: Self.request(call % 2), deadline: LoopbackClient.farDeadline)
                     return (call % 2, issued.token.value)
                 }
             }
@@ -183,7 +186,7 @@ struct TokenCacheSharingTests {
         }
         #expect(provider.asked == 2)
         #expect(cache.waitingCalls == 0)
-        _ = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        _ = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         #expect(provider.asked == 2)
     }
 
@@ -197,7 +200,7 @@ struct TokenCacheSharingTests {
             try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<64 {
                     group.addTask {
-                        try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value
+                        try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline).token.value
                     }
                 }
                 for try await token in group { #expect(token == "token-for-trip-0") }
@@ -211,20 +214,21 @@ struct TokenCacheSharingTests {
         let provider = SuccessiveTokenProvider(["first", "second", "third"])
         let cache = TokenCache(provider: provider)
         let refresh = Self.request(0, refresh: true)
-        #expect(try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value == "first")
         #expect(
-            try await cache.token(for: refresh, refused: "first", deadline: Fixtures.farDeadline).token.value
+            try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline).token.value == "first")
+        #expect(
+            try await cache.token(for: refresh, refused: "first", deadline: LoopbackClient.farDeadline).token.value
                 == "second")
         // A second call refused with the first token, after the refresh: the second token, no request.
         #expect(
-            try await cache.token(for: refresh, refused: "first", deadline: Fixtures.farDeadline).token.value
+            try await cache.token(for: refresh, refused: "first", deadline: LoopbackClient.farDeadline).token.value
                 == "second")
         #expect(provider.count == 2)
         #expect(
-            try await cache.token(for: refresh, refused: "second", deadline: Fixtures.farDeadline).token.value
+            try await cache.token(for: refresh, refused: "second", deadline: LoopbackClient.farDeadline).token.value
                 == "third")
         // A refresh that names no refused token always asks.
-        #expect(try await cache.token(for: refresh, deadline: Fixtures.farDeadline).token.value == "third")
+        #expect(try await cache.token(for: refresh, deadline: LoopbackClient.farDeadline).token.value == "third")
         #expect(provider.count == 4)
     }
 
@@ -233,11 +237,14 @@ struct TokenCacheSharingTests {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
         try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
+            group.addTask {
+                try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline).token.value
+            }
             try await Self.eventually { cache.waitingCalls == 1 }
             for _ in 0..<3 {
                 group.addTask {
-                    try await cache.token(for: Self.request(0, refresh: true), deadline: Fixtures.farDeadline).token
+                    try await cache.token(for: Self.request(0, refresh: true), deadline: LoopbackClient.farDeadline)
+                        .token
                         .value
                 }
             }
@@ -255,15 +262,15 @@ struct TokenCacheSharingTests {
     func lateAnswerKeepsTheRefreshedToken() async throws {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
-        async let plain = cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        async let plain = cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         try await Self.eventually { provider.asked == 1 }
-        async let refreshed = cache.token(for: Self.request(0, refresh: true), deadline: Fixtures.farDeadline)
+        async let refreshed = cache.token(for: Self.request(0, refresh: true), deadline: LoopbackClient.farDeadline)
         try await Self.eventually { provider.asked == 2 }
         provider.openRefreshes()
         #expect(try await refreshed.token.value == "token-2-refreshed")
         provider.open()
         #expect(try await plain.token.value == "token-1")
-        let cached = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        let cached = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         #expect(cached.token.value == "token-2-refreshed")
         #expect(provider.asked == 2)
     }
@@ -279,7 +286,7 @@ struct TokenCacheSharingTests {
         try await Self.eventually { provider.cancelled == 1 }
         #expect(cache.waitingCalls == 0)
         provider.open()
-        let issued = try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline)
+        let issued = try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline)
         #expect(issued.token.value == "token-2")
         #expect(provider.asked == 2)
     }
@@ -288,8 +295,12 @@ struct TokenCacheSharingTests {
     func cancelledWaiterLeavesOthers() async throws {
         let provider = GatedProvider()
         let cache = TokenCache(provider: provider)
-        let staying = Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
-        let leaving = Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline).token.value }
+        let staying = Task {
+            try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline).token.value
+        }
+        let leaving = Task {
+            try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline).token.value
+        }
         try await Self.eventually { cache.waitingCalls == 2 }
         leaving.cancel()
         await #expect(throws: CancellationError.self) { _ = try await leaving.value }
@@ -305,14 +316,14 @@ struct TokenCacheSharingTests {
         let provider = GatedProvider(fails: true)
         let cache = TokenCache(provider: provider)
         let waiting = (0..<4).map { _ in
-            Task { try await cache.token(for: Self.request(0), deadline: Fixtures.farDeadline) }
+            Task { try await cache.token(for: Self.request(0), deadline: LoopbackClient.farDeadline) }
         }
         try await Self.eventually { cache.waitingCalls == 4 }
         provider.open()
         for task in waiting { await #expect(throws: NoToken.self) { _ = try await task.value } }
         #expect(provider.asked == 1)
         await #expect(throws: NoToken.self) {
-            _ = try await cache.token(for: Self.request(0, refresh: false), deadline: Fixtures.farDeadline)
+            _ = try await cache.token(for: Self.request(0, refresh: false), deadline: LoopbackClient.farDeadline)
         }
         #expect(provider.asked == 2)
     }

@@ -37,7 +37,7 @@ struct TokenRedactionTests {
         let records = RecordingLogHandler.Records()
         var logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         logger.logLevel = .trace
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.retryPolicy = .none
         let error = try await withFleetEngineClient(
             configuration: configuration, tokenProvider: StaticTokenProvider(Self.token), logger: logger
@@ -73,7 +73,7 @@ struct TokenRedactionTests {
                 status: "200",
                 fields: [("content-type", "application/grpc"), ("grpc-status", "7"), ("grpc-message", "no%20tok")])
         }
-        var configuration = Fixtures.configuration(port: server.port)
+        var configuration = LoopbackClient.configuration(port: server.port)
         configuration.retryPolicy = .none
         let error = try await withFleetEngineClient(
             configuration: configuration, tokenProvider: StaticTokenProvider("tok")
@@ -91,7 +91,8 @@ struct TokenRedactionTests {
     func fieldsTheClientWrites(name: String) async throws {
         let server = try await ScriptedHTTP2Server { _ in .reset(.internalError) }
         let error = try await withFleetEngineClient(
-            configuration: Fixtures.configuration(port: server.port), tokenProvider: StaticTokenProvider(Self.token)
+            configuration: LoopbackClient.configuration(port: server.port),
+            tokenProvider: StaticTokenProvider(Self.token)
         ) { client in
             await fleetEngineError {
                 _ = try await client.getTrip(
@@ -108,7 +109,7 @@ struct TokenRedactionTests {
     @Test("without a token from the provider, the caller's own authorization is the one sent")
     func callersAuthorizationWithoutProviderToken() async throws {
         let trip = Fixtures.trip(named: Fixtures.name("own"))
-        let answer = MalformedResponseTests.framed(trip.serializedBytes())
+        let answer = grpcFramed(trip.serializedBytes())
         try await MalformedResponseTests.withScriptedServer({ _ in .raw(data: answer, grpcStatus: 0) }) {
             server, client in
             let received = try await client.getTrip(

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import NIOCore
 import Testing

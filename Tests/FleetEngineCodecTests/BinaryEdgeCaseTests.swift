@@ -1,4 +1,5 @@
 import CFleetEngineProtos
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetEngineCodec

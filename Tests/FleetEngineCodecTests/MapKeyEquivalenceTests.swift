@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetEngineCodec

@@ -130,7 +130,7 @@ struct StatusFixtureTests {
                 continue
             }
             let ours = try #require(try detail.messageJSONString())
-            #expect(try FoundationJSON(text: ours) == pythonJSON, "\(expected.typeName)")
+            #expect(try SemanticJSON(text: ours) == pythonJSON, "\(expected.typeName)")
             // Our JSON parses back to the same message.
             let reparsed = try StatusDetail.parse(typeName: expected.typeName, json: ours)
             #expect(reparsed == detail)
@@ -142,7 +142,7 @@ struct StatusFixtureTests {
         let status = try RPCStatus(serializedBytes: vector.statusBytes)
         for (any, expected) in zip(status.details, vector.details) {
             guard let pythonJSON = expected.anyJSON else { continue }
-            #expect(try FoundationJSON(text: any.jsonString()) == pythonJSON, "\(expected.typeURL)")
+            #expect(try SemanticJSON(text: any.jsonString()) == pythonJSON, "\(expected.typeURL)")
         }
     }
 
@@ -150,7 +150,7 @@ struct StatusFixtureTests {
     func statusJSONMatchesMessageToJson(vector: StatusVectors.Case) throws {
         let status = try RPCStatus(serializedBytes: vector.statusBytes)
         let pythonJSON = try #require(vector.statusJSON)
-        #expect(try FoundationJSON(text: status.jsonString()) == pythonJSON)
+        #expect(try SemanticJSON(text: status.jsonString()) == pythonJSON)
         #expect(try RPCStatus(jsonString: status.jsonString()) == status)
     }
 

@@ -19,6 +19,7 @@ public struct RecordingLogHandler: LogHandler {
         }
 
         private let store = Mutex<[Entry]>([])
+        private let arrivals = AsyncStream.makeStream(of: Entry.self)
 
         /// No records yet.
         public init() {}
@@ -26,7 +27,17 @@ public struct RecordingLogHandler: LogHandler {
         /// Every record so far.
         public var all: [Entry] { store.withLock { $0 } }
 
-        fileprivate func append(_ entry: Entry) { store.withLock { $0.append(entry) } }
+        /// Waits for the first record, from the start, that `isWanted`; nil when the task is
+        /// cancelled first. One waiter at a time.
+        public func first(where isWanted: (Entry) -> Bool) async -> Entry? {
+            for await entry in arrivals.stream where isWanted(entry) { return entry }
+            return nil
+        }
+
+        fileprivate func append(_ entry: Entry) {
+            store.withLock { $0.append(entry) }
+            arrivals.continuation.yield(entry)
+        }
     }
 
     /// Where the records go.

@@ -1,10 +1,10 @@
-package import FleetEngineCodec
-package import FleetEngineStatus
+public import FleetEngineCodec
+public import FleetEngineStatus
 
 /// One detail of each standard type with every field set, built in Swift (the fixtures hold
 /// Python's); for the tests that need a detail without caring where it came from.
-package enum SampleDetails {
-    package static var errorInfo: ErrorInfo {
+public enum SampleDetails {
+    public static var errorInfo: ErrorInfo {
         var info = ErrorInfo()
         info.reason = "TRIP_NOT_FOUND"
         info.domain = "fleetengine.googleapis.com"
@@ -12,7 +12,7 @@ package enum SampleDetails {
         return info
     }
 
-    package static func retryInfo(seconds: Int64, nanos: Int32) -> RetryInfo {
+    public static func retryInfo(seconds: Int64, nanos: Int32) -> RetryInfo {
         var delay = ProtobufDuration()
         delay.seconds = seconds
         delay.nanos = nanos
@@ -21,7 +21,7 @@ package enum SampleDetails {
         return info
     }
 
-    package static var badRequest: BadRequest {
+    public static var badRequest: BadRequest {
         var violation = BadRequest.FieldViolation()
         violation.field = "trip.pickup_point"
         violation.description = "missing"
@@ -32,7 +32,7 @@ package enum SampleDetails {
         return request
     }
 
-    package static var quotaFailure: QuotaFailure {
+    public static var quotaFailure: QuotaFailure {
         var violation = QuotaFailure.Violation()
         violation.subject = "project:fleet-demo"
         violation.description = "Read requests per minute"
@@ -47,7 +47,7 @@ package enum SampleDetails {
         return failure
     }
 
-    package static var preconditionFailure: PreconditionFailure {
+    public static var preconditionFailure: PreconditionFailure {
         var violation = PreconditionFailure.Violation()
         violation.type = "TRIP_STATE"
         violation.subject = "providers/fleet-demo/trips/trip-1"
@@ -57,7 +57,7 @@ package enum SampleDetails {
         return failure
     }
 
-    package static var resourceInfo: ResourceInfo {
+    public static var resourceInfo: ResourceInfo {
         var info = ResourceInfo()
         info.resourceType = "fleetengine.googleapis.com/Trip"
         info.resourceName = "providers/fleet-demo/trips/trip-1"
@@ -66,7 +66,7 @@ package enum SampleDetails {
         return info
     }
 
-    package static var help: Help {
+    public static var help: Help {
         var link = Help.Link()
         link.description = "Errors"
         link.url = "https://example.com/errors"
@@ -75,21 +75,21 @@ package enum SampleDetails {
         return help
     }
 
-    package static var localizedMessage: LocalizedMessage {
+    public static var localizedMessage: LocalizedMessage {
         var message = LocalizedMessage()
         message.locale = "fr-FR"
         message.message = "Trajet introuvable — réessayez"
         return message
     }
 
-    package static var debugInfo: DebugInfo {
+    public static var debugInfo: DebugInfo {
         var info = DebugInfo()
         info.stackEntries = ["frame one", "frame two"]
         info.detail = "deadline in storage"
         return info
     }
 
-    package static var requestInfo: RequestInfo {
+    public static var requestInfo: RequestInfo {
         var info = RequestInfo()
         info.requestID = "req-123"
         info.servingData = "cell-7"
@@ -97,7 +97,7 @@ package enum SampleDetails {
     }
 
     /// The ten typed details, in the order of ``typeNames``.
-    package static var all: [StatusDetail] {
+    public static var all: [StatusDetail] {
         [
             .errorInfo(errorInfo), .retryInfo(retryInfo(seconds: 2, nanos: 500_000_000)), .badRequest(badRequest),
             .quotaFailure(quotaFailure), .preconditionFailure(preconditionFailure), .resourceInfo(resourceInfo),
@@ -105,14 +105,14 @@ package enum SampleDetails {
         ]
     }
 
-    package static let typeNames = [
+    public static let typeNames = [
         "google.rpc.ErrorInfo", "google.rpc.RetryInfo", "google.rpc.BadRequest", "google.rpc.QuotaFailure",
         "google.rpc.PreconditionFailure", "google.rpc.ResourceInfo", "google.rpc.Help",
         "google.rpc.LocalizedMessage", "google.rpc.DebugInfo", "google.rpc.RequestInfo",
     ]
 
     /// A detail of a type outside error_details.proto: a `google.protobuf.Duration` of 3 s.
-    package static var durationAny: AnyMessage {
+    public static var durationAny: AnyMessage {
         var any = AnyMessage()
         any.typeURL = "type.googleapis.com/google.protobuf.Duration"
         any.value = [0x08, 0x03]
@@ -120,19 +120,24 @@ package enum SampleDetails {
     }
 
     /// An `Any` with the given type URL and value.
-    package static func any(_ typeURL: String, _ value: [UInt8]) -> AnyMessage {
+    public static func any(_ typeURL: String, _ value: [UInt8]) -> AnyMessage {
         var any = AnyMessage()
         any.typeURL = typeURL
         any.value = value
         return any
     }
 
-    /// A `google.rpc.Status` with these parts, serialized by our codec.
-    package static func statusBytes(code: Int32, message: String, details: [StatusDetail]) -> [UInt8] {
+    /// A `google.rpc.Status` with these parts.
+    public static func status(code: Int32, message: String, details: [AnyMessage]) -> RPCStatus {
         var status = RPCStatus()
         status.code = code
         status.message = message
-        status.details = details.map(\.anyMessage)
-        return status.serializedBytes()
+        status.details = details
+        return status
+    }
+
+    /// A `google.rpc.Status` with these parts, serialized by our codec.
+    public static func statusBytes(code: Int32, message: String, details: [StatusDetail]) -> [UInt8] {
+        status(code: code, message: message, details: details.map(\.anyMessage)).serializedBytes()
     }
 }

@@ -1,19 +1,13 @@
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
 @Suite("GRPCMessageDeframer")
 struct GRPCMessageDeframerTests {
-    /// Frames a message by hand, independent of ``GRPCMessageFramer``.
-    static func framed(_ payload: [UInt8], flag: UInt8 = 0) -> [UInt8] {
-        let length = UInt32(payload.count)
-        return [flag, UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
-            + payload
-    }
-
     @Test("returns the same messages however the stream is cut")
     func everyCut() {
         let payloads: [[UInt8]] = [[0x08, 0x96, 0x01], [], Array(0..<40), [0xff]]
-        let stream = payloads.flatMap { Self.framed($0) }
+        let stream = payloads.flatMap { grpcFramed($0) }
         let expected = payloads.map { GRPCMessage(payload: $0) }
         for cut in DeframerVerifier.cuts(of: stream) {
             let result = DeframerVerifier().deframe(cut)
@@ -24,7 +18,7 @@ struct GRPCMessageDeframerTests {
 
     @Test("keeps the Compressed-Flag of each message")
     func compressedFlag() {
-        let stream = Self.framed([1, 2], flag: 1) + Self.framed([3], flag: 0) + Self.framed([], flag: 1)
+        let stream = grpcFramed([1, 2], flag: 1) + grpcFramed([3], flag: 0) + grpcFramed([], flag: 1)
         let expected = [
             GRPCMessage(isCompressed: true, payload: [1, 2]),
             GRPCMessage(isCompressed: false, payload: [3]),
@@ -60,7 +54,7 @@ struct GRPCMessageDeframerTests {
         var deframer = GRPCMessageDeframer()
         var offsets: [Int] = []
         // 100 messages of 7 bytes each, fed 3 bytes at a time, so buffered bytes are dropped often.
-        let stream = (0..<100).flatMap { Self.framed([UInt8($0), 0]) }
+        let stream = (0..<100).flatMap { grpcFramed([UInt8($0), 0]) }
         for start in stride(from: 0, to: stream.count, by: 3) {
             deframer.append(stream[start..<min(start + 3, stream.count)])
             while try deframer.next() != nil {
@@ -74,7 +68,7 @@ struct GRPCMessageDeframerTests {
 
     @Test("accepts a message exactly at the size limit")
     func atLimit() {
-        let stream = Self.framed(Array(repeating: 7, count: 16))
+        let stream = grpcFramed(Array(repeating: 7, count: 16))
         for cut in DeframerVerifier.cuts(of: stream) {
             let result = DeframerVerifier(maxMessageSize: 16).deframe(cut)
             #expect(result.messages == [GRPCMessage(payload: Array(repeating: 7, count: 16))], "\(cut)")
@@ -85,7 +79,7 @@ struct GRPCMessageDeframerTests {
     @Test("refuses a message over the limit as soon as its prefix arrives")
     func overLimitBeforeBody() throws {
         var deframer = GRPCMessageDeframer(maxMessageSize: 16)
-        deframer.append(Self.framed([9, 9]))
+        deframer.append(grpcFramed([9, 9]))
         #expect(try deframer.next() == GRPCMessage(payload: [9, 9]))
         // Only the prefix of the second message: a 17-byte body is refused without waiting for it.
         deframer.append([0, 0, 0, 0, 17])
@@ -108,7 +102,7 @@ struct GRPCMessageDeframerTests {
 
     @Test("reports an over-limit message at its offset however the stream is cut")
     func overLimitEveryCut() {
-        let stream = Self.framed([1]) + Self.framed(Array(repeating: 0, count: 20))
+        let stream = grpcFramed([1]) + grpcFramed(Array(repeating: 0, count: 20))
         for cut in DeframerVerifier.cuts(of: stream) {
             let result = DeframerVerifier(maxMessageSize: 10).deframe(cut)
             #expect(result.messages == [GRPCMessage(payload: [1])], "\(cut)")
@@ -120,7 +114,7 @@ struct GRPCMessageDeframerTests {
     @Test("refuses a Compressed-Flag other than 0 or 1", arguments: [UInt8(2), 0x80, 0xff])
     func invalidFlag(flag: UInt8) throws {
         var deframer = GRPCMessageDeframer()
-        deframer.append(Self.framed([1, 2, 3]) + Self.framed([4], flag: flag))
+        deframer.append(grpcFramed([1, 2, 3]) + grpcFramed([4], flag: flag))
         #expect(try deframer.next() == GRPCMessage(payload: [1, 2, 3]))
         let error = try #require(throws: WireError(.invalidCompressedFlag)) { try deframer.next() }
         #expect(error.byteOffset == 8)
@@ -130,7 +124,7 @@ struct GRPCMessageDeframerTests {
     @Test("says how many prefix bytes are missing when the stream ends inside a prefix")
     func truncatedPrefix() throws {
         var deframer = GRPCMessageDeframer()
-        deframer.append(Self.framed([5, 6]) + [0, 0, 0])
+        deframer.append(grpcFramed([5, 6]) + [0, 0, 0])
         #expect(try deframer.next() == GRPCMessage(payload: [5, 6]))
         #expect(try deframer.next() == nil)
         let error = try #require(throws: WireError(.truncatedMessage)) { try deframer.finish() }
@@ -142,7 +136,7 @@ struct GRPCMessageDeframerTests {
     @Test("says how many payload bytes are missing when the stream ends inside a payload")
     func truncatedPayload() throws {
         var deframer = GRPCMessageDeframer()
-        deframer.append(Array(Self.framed(Array(repeating: 1, count: 250)).prefix(105)))
+        deframer.append(Array(grpcFramed(Array(repeating: 1, count: 250)).prefix(105)))
         #expect(try deframer.next() == nil)
         let error = try #require(throws: WireError(.truncatedMessage)) { try deframer.finish() }
         #expect(error.byteOffset == 0)
@@ -151,7 +145,7 @@ struct GRPCMessageDeframerTests {
 
     @Test("reports truncation however the stream is cut")
     func truncatedEveryCut() {
-        let stream = Self.framed([1, 2, 3]) + Array(Self.framed([4, 5, 6, 7]).dropLast())
+        let stream = grpcFramed([1, 2, 3]) + Array(grpcFramed([4, 5, 6, 7]).dropLast())
         for cut in DeframerVerifier.cuts(of: stream) {
             let result = DeframerVerifier().deframe(cut)
             #expect(result.messages == [GRPCMessage(payload: [1, 2, 3])], "\(cut)")
@@ -163,7 +157,7 @@ struct GRPCMessageDeframerTests {
     @Test("finish checks the messages still buffered, without consuming them")
     func finishWithBufferedMessages() throws {
         var deframer = GRPCMessageDeframer()
-        deframer.append(Self.framed([1]) + Self.framed([2]))
+        deframer.append(grpcFramed([1]) + grpcFramed([2]))
         try deframer.finish()
         #expect(try deframer.next() == GRPCMessage(payload: [1]))
         deframer.append([0, 0, 0, 0, 9, 1])

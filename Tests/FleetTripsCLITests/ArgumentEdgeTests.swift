@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -118,11 +119,10 @@ struct ArgumentEdgeTests {
                     "--token-command", "trap 'touch \(marker); exit 1' TERM; sleep 30 & wait",
                 ] + ClientCommandTests.connection(try await emulator.listeningPort()))
             #expect(result.exitCode == 1)
-            // The shell runs its trap once `wait` is interrupted; give it up to 10 s on a busy machine.
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: marker) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(FileManager.default.fileExists(atPath: marker), "the token command never ran its SIGTERM trap")
+            // The shell runs its trap once `wait` is interrupted.
+            #expect(
+                await waitUntil { FileManager.default.fileExists(atPath: marker) },
+                "the token command never ran its SIGTERM trap")
         }
     }
 

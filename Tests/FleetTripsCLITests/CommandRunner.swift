@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetTripsCLI
@@ -59,7 +60,7 @@ enum Samples {
 
     /// `Trip(name: "providers/p/trips/t1", vehicle_id: "v1", trip_status: ENROUTE_TO_PICKUP,
     /// number_of_passengers: 2)`.
-    static let trip: [UInt8] = hex("0a1470726f7669646572732f702f74726970732f74311202763118025002")
+    static let trip: [UInt8] = hexBytes("0a1470726f7669646572732f702f74726970732f74311202763118025002")
     static let tripBase64 = "ChRwcm92aWRlcnMvcC90cmlwcy90MRICdjEYAlAC"
     static let tripJSON =
         #"{"name":"providers/p/trips/t1","vehicleId":"v1","tripStatus":"ENROUTE_TO_PICKUP","numberOfPassengers":2}"#
@@ -67,30 +68,11 @@ enum Samples {
         #"{"name":"providers/p/trips/t1","vehicle_id":"v1","trip_status":"ENROUTE_TO_PICKUP","number_of_passengers":2}"#
 
     /// `Trip(name: "providers/p/trips/t2", trip_status: COMPLETE)`.
-    static let secondTrip: [UInt8] = hex("0a1470726f7669646572732f702f74726970732f74321805")
+    static let secondTrip: [UInt8] = hexBytes("0a1470726f7669646572732f702f74726970732f74321805")
     static let secondTripJSON = #"{"name":"providers/p/trips/t2","tripStatus":"COMPLETE"}"#
     /// ``secondTrip`` compressed by Python's `gzip.compress(mtime=0)`.
-    static let secondTripGzip: [UInt8] = hex(
+    static let secondTripGzip: [UInt8] = hexBytes(
         "1f8b0800000000000203e3122928ca2fcb4c492d2ad62fd02f29ca2c28d62f319260050092d6690418000000")
 
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return bytes
-    }
-
     static func text(_ string: String) -> [UInt8] { Array(string.utf8) }
-
-    /// Frames a message by hand: flag, 4-byte big-endian length, payload.
-    static func framed(_ payload: [UInt8], compressed: Bool = false) -> [UInt8] {
-        let length = UInt32(payload.count)
-        return [compressed ? 1 : 0]
-            + [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
-            + payload
-    }
 }

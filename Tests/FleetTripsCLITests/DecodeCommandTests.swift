@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -34,7 +35,7 @@ struct DecodeCommandTests {
 
     @Test("fields the type does not define: the JSON without them, and a note on standard error saying where")
     func unknownFieldsNoted() throws {
-        let input = Samples.trip + Samples.hex("f80701")
+        let input = Samples.trip + hexBytes("f80701")
         let (output, notices) = try CommandRunner.decodeWithNotices(["--type", Samples.tripType], input: input)
         #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n")
         #expect(
@@ -45,8 +46,8 @@ struct DecodeCommandTests {
 
     @Test("in a gRPC stream, each message holding such fields gets its own note, naming at most three")
     func unknownFieldsNotedPerMessage() throws {
-        let extra = Samples.trip + Samples.hex("f80701f80702f80703f80704")
-        let stream = Samples.framed(Samples.trip) + Samples.framed(extra)
+        let extra = Samples.trip + hexBytes("f80701f80702f80703f80704")
+        let stream = grpcFramed(Samples.trip) + grpcFramed(extra)
         let (output, notices) = try CommandRunner.decodeWithNotices(
             ["--type", Samples.tripType, "--grpc-frames"], input: stream)
         #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n" + Samples.tripJSON + "\n")
@@ -75,7 +76,7 @@ struct DecodeCommandTests {
 
     @Test("prints one line per message of a gRPC stream, the empty message included")
     func grpcFrames() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed([]) + Samples.framed(Samples.secondTrip)
+        let stream = grpcFramed(Samples.trip) + grpcFramed([]) + grpcFramed(Samples.secondTrip)
         let output = try CommandRunner.decode(["--type", Samples.tripType, "--grpc-frames"], input: stream)
         #expect(
             String(decoding: output, as: UTF8.self)
@@ -84,7 +85,7 @@ struct DecodeCommandTests {
 
     @Test("reads a gRPC stream written as hex")
     func grpcFramesHex() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTrip)
+        let stream = grpcFramed(Samples.trip) + grpcFramed(Samples.secondTrip)
         let hex = stream.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         let output = try CommandRunner.decode(
             ["--type", Samples.tripType, "--grpc-frames", "--hex"], input: Samples.text(hex))
@@ -93,7 +94,7 @@ struct DecodeCommandTests {
 
     @Test("decompresses gzip frames with --encoding gzip, leaving uncompressed frames as they are")
     func gzipFrames() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTripGzip, compressed: true)
+        let stream = grpcFramed(Samples.trip) + grpcFramed(Samples.secondTripGzip, flag: 1)
         let output = try CommandRunner.decode(
             ["--type", Samples.tripType, "--grpc-frames", "--encoding", "gzip"], input: stream)
         #expect(String(decoding: output, as: UTF8.self) == Samples.tripJSON + "\n" + Samples.secondTripJSON + "\n")
@@ -110,7 +111,7 @@ struct DecodeCommandTests {
 
     @Test("a compressed frame without --encoding is an error that says what to pass")
     func compressedWithoutEncoding() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTripGzip, compressed: true)
+        let stream = grpcFramed(Samples.trip) + grpcFramed(Samples.secondTripGzip, flag: 1)
         var output: [UInt8] = []
         var notices: [UInt8] = []
         let command = try #require(
@@ -130,7 +131,7 @@ struct DecodeCommandTests {
 
     @Test("a stream that ends inside a message prints the messages before it, then says what is missing")
     func truncatedStream() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed(Samples.secondTrip).dropLast(21)
+        let stream = grpcFramed(Samples.trip) + grpcFramed(Samples.secondTrip).dropLast(21)
         var output: [UInt8] = []
         var notices: [UInt8] = []
         let command = try #require(
@@ -160,7 +161,7 @@ struct DecodeCommandTests {
 
     @Test("a message in a stream that the codec refuses is named by its number and offset")
     func invalidBinaryInStream() throws {
-        let stream = Samples.framed(Samples.trip) + Samples.framed([0x0a, 0x14, 0x70])
+        let stream = grpcFramed(Samples.trip) + grpcFramed([0x0a, 0x14, 0x70])
         let error = try #require(throws: FleetTripsError(.invalidMessage)) {
             try CommandRunner.decode(["--type", Samples.tripType, "--grpc-frames"], input: stream)
         }

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineTestSupport
 import FleetEngineWire
 import Foundation
 import Testing
@@ -57,7 +58,7 @@ struct DecodeStreamTests {
         defer { close(ends[0]) }
         let writer = PipeWriter(descriptor: ends[1])
         defer { writer.close() }
-        writer.write(Samples.framed(Samples.trip))
+        writer.write(grpcFramed(Samples.trip))
         // Only a decoder that waits for the end of its input needs this: it makes such a decoder
         // fail the expectations below instead of waiting for ever.
         let watchdog = Thread {
@@ -68,7 +69,7 @@ struct DecodeStreamTests {
         // The second message is written, and the input closed, only once the first was printed.
         var sink = ReactingSink { count in
             guard count == 1 else { return }
-            writer.write(Samples.framed(Samples.secondTrip))
+            writer.write(grpcFramed(Samples.secondTrip))
             writer.close()
         }
         let decoder = MessageDecoder(messageType: Trip.self, framing: .grpcFrames(encoding: .identity))
@@ -85,7 +86,7 @@ struct DecodeStreamTests {
     func textAcrossReads(form: BinaryForm) throws {
         // 6,000 frames of 35 bytes: 280 KB of base64 with a line feed every 76 characters, or
         // 420 KB of hex with one every 64, so groups and digit pairs straddle the 64 KiB reads.
-        let frames = Array(repeatElement(Samples.framed(Samples.trip), count: 6_000).joined())
+        let frames = Array(repeatElement(grpcFramed(Samples.trip), count: 6_000).joined())
         let text = wrapped(form.output(for: frames).dropLast(), every: form == .base64 ? 76 : 64)
         let path = try temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -101,7 +102,7 @@ struct DecodeStreamTests {
 
     @Test("a bad character far into a streamed text is named by its offset in the whole input")
     func badCharacterOffset() throws {
-        var text = hexText(Array(repeatElement(Samples.framed(Samples.trip), count: 4_000).joined()))
+        var text = hexText(Array(repeatElement(grpcFramed(Samples.trip), count: 4_000).joined()))
         text[200_001] = UInt8(ascii: "g")
         let (error, output) = try failedRun(on: text, form: .hex)
         #expect(error.code == .invalidInputText)
@@ -112,7 +113,7 @@ struct DecodeStreamTests {
 
     @Test("a stream that ends inside a base64 group read in pieces is an error, after the messages before it")
     func base64EndsInsideGroup() throws {
-        let frames = Array(repeatElement(Samples.framed(Samples.trip), count: 3_000).joined())
+        let frames = Array(repeatElement(grpcFramed(Samples.trip), count: 3_000).joined())
         var text = BinaryForm.base64.output(for: frames).dropLast()
         text.append(UInt8(ascii: "Q"))
         let (error, output) = try failedRun(on: Array(text), form: .base64)

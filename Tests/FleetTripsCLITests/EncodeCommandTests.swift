@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -41,7 +42,7 @@ struct EncodeCommandTests {
         let lines = Samples.tripJSON + "\r\n\n  \n{}\n" + Samples.secondTripJSON + "\n"
         let output = try CommandRunner.encode(
             ["--type", Samples.tripType, "--grpc-frames"], input: Samples.text(lines))
-        #expect(output == Samples.framed(Samples.trip) + Samples.framed([]) + Samples.framed(Samples.secondTrip))
+        #expect(output == grpcFramed(Samples.trip) + grpcFramed([]) + grpcFramed(Samples.secondTrip))
     }
 
     @Test("compresses every frame with --encoding gzip")

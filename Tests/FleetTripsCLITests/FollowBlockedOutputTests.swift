@@ -11,13 +11,6 @@ import TripTracking
 
 @Suite("fleettrips follow into an output that blocks")
 struct FollowBlockedOutputTests {
-    /// Waits, in 10 ms steps for at most a minute, until `condition` holds.
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<6_000 where !condition() {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// Sets the emulator's trip `name` to `trip`'s values of the fields of `paths`.
     static func update(_ name: String, _ json: String, paths: [String], in emulator: FleetEngineEmulator) throws {
         var request = UpdateTripRequest()
@@ -71,7 +64,7 @@ struct FollowBlockedOutputTests {
                 }
                 // The first event's line is being written, and waits: every change from now on is
                 // an event the output cannot take yet.
-                try await Self.waitUntil { gate.writesBegun > 0 }
+                await waitUntil { gate.writesBegun > 0 }
                 var changes = 0
                 // The library stops fetching a trip whose only listener fell too far behind.
                 while model.modelState == .following, changes < 8 * limit {
@@ -82,7 +75,7 @@ struct FollowBlockedOutputTests {
                     // Refreshes of one trip follow one another: the second call to arrive after the
                     // change began after the first had been answered, which had the change.
                     let calls = emulator.callCount
-                    try await Self.waitUntil { emulator.callCount >= calls + 2 || model.modelState != .following }
+                    await waitUntil { emulator.callCount >= calls + 2 || model.modelState != .following }
                 }
                 #expect(model.modelState == .idle, "\(changes) changes")
                 gate.open()

@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -16,22 +17,18 @@ struct ShellCommandTests {
             commandLine: "sleep 600 & echo $! > \(pidFile).part; mv \(pidFile).part \(pidFile); wait")
         let running = Task { try await command.run() }
         defer { running.cancel() }
-        // Waits for the shell to have started its child (bounded: a minute on a busy machine).
+        // Waits for the shell to have started its child.
         var child: Int32?
-        for _ in 0..<600 {
-            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8) {
-                child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-                break
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        await waitUntil {
+            guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return false }
+            child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return true
         }
         let sleeper = try #require(child, "the shell never started its child")
         #expect(Self.isRunning(sleeper))
         running.cancel()
-        for _ in 0..<100 where Self.isRunning(sleeper) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(!Self.isRunning(sleeper), "the shell's child \(sleeper) outlived the cancelled command")
+        #expect(
+            await waitUntil { !Self.isRunning(sleeper) }, "the shell's child \(sleeper) outlived the cancelled command")
         let outcome = try await running.value
         #expect(outcome.termination == .signalled(SIGTERM))
     }

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ struct StatusDetailsTests {
 
     @Test("with --http, explains the code the HTTP status maps to")
     func httpAndDetails() throws {
-        let value = StatusSamples.base64(StatusSamples.status(code: 14, message: "", details: []))
+        let value = StatusSamples.base64(SampleDetails.status(code: 14, message: "", details: []))
         let object = try StatusCommandTests.object(
             CommandRunner.status(["--http", "503", "--details-bin", value, "--json"]))
         #expect(object["code"] as? Int == 14)
@@ -101,9 +102,9 @@ struct StatusDetailsTests {
 
     @Test("a detail of a type this tool does not know is its type URL, its bytes in base64 and why it is not decoded")
     func unknownDetailType() throws {
-        let unknown = StatusSamples.packed(typeURL: "type.example.com/example.Custom", [0x08, 0x96, 0x01])
+        let unknown = SampleDetails.any("type.example.com/example.Custom", [0x08, 0x96, 0x01])
         let value = StatusSamples.base64(
-            StatusSamples.status(
+            SampleDetails.status(
                 code: 5, message: "", details: [unknown, StatusSamples.packed(StatusSamples.errorInfo)]))
         let output = try CommandRunner.status(["--details-bin", value, "--json"])
         #expect(
@@ -119,8 +120,8 @@ struct StatusDetailsTests {
 
     @Test("a detail whose bytes are not the type it names is kept, with the codec's reason in the text and the JSON")
     func undecodableDetail() throws {
-        let broken = StatusSamples.packed(typeURL: "type.googleapis.com/google.rpc.ErrorInfo", [0x0a, 0x05, 0x41])
-        let value = StatusSamples.base64(StatusSamples.status(code: 3, message: "", details: [broken]))
+        let broken = SampleDetails.any("type.googleapis.com/google.rpc.ErrorInfo", [0x0a, 0x05, 0x41])
+        let value = StatusSamples.base64(SampleDetails.status(code: 3, message: "", details: [broken]))
         let output = try CommandRunner.status(["--details-bin", value, "--json"])
         #expect(
             output.hasSuffix(
@@ -138,12 +139,11 @@ struct StatusDetailsTests {
     func undecodableDetailIsNotAWrapperValue() throws {
         // google.protobuf.BytesValue's proto3 JSON as an Any is {"@type": ..., "value": base64}: a
         // detail shown as just its type URL and bytes would read as a decoded message.
-        let bytesValue = StatusSamples.packed(
-            typeURL: "type.googleapis.com/google.protobuf.BytesValue", [0x0a, 0x01, 0x41])
-        let broken = StatusSamples.packed(typeURL: "type.googleapis.com/google.rpc.RetryInfo", [0xff])
-        let emptyURL = StatusSamples.packed(typeURL: "", [0x08, 0x01])
+        let bytesValue = SampleDetails.any("type.googleapis.com/google.protobuf.BytesValue", [0x0a, 0x01, 0x41])
+        let broken = SampleDetails.any("type.googleapis.com/google.rpc.RetryInfo", [0xff])
+        let emptyURL = SampleDetails.any("", [0x08, 0x01])
         let value = StatusSamples.base64(
-            StatusSamples.status(code: 8, message: "", details: [bytesValue, broken, emptyURL]))
+            SampleDetails.status(code: 8, message: "", details: [bytesValue, broken, emptyURL]))
         let object = try StatusCommandTests.object(CommandRunner.status(["--details-bin", value, "--json"]))
         let details = try #require(object["details"] as? [[String: Any]])
         try #require(details.count == 3)
@@ -166,7 +166,7 @@ struct StatusDetailsTests {
         var info = RetryInfo()
         info.retryDelay = delay
         let value = StatusSamples.base64(
-            StatusSamples.status(code: 8, message: "slow down", details: [StatusSamples.packed(info)]))
+            SampleDetails.status(code: 8, message: "slow down", details: [StatusSamples.packed(info)]))
         let object = try StatusCommandTests.object(CommandRunner.status(["--details-bin", value, "--json"]))
         #expect(object["retryDelay"] as? String == "9223372036854775809.147483647s")
         #expect(
@@ -176,7 +176,7 @@ struct StatusDetailsTests {
 
     @Test("a code gRPC does not define inside the google.rpc.Status is kept as a number")
     func undefinedCodeInDetails() throws {
-        let value = StatusSamples.base64(StatusSamples.status(code: 42, message: "odd", details: []))
+        let value = StatusSamples.base64(SampleDetails.status(code: 42, message: "odd", details: []))
         let object = try StatusCommandTests.object(CommandRunner.status(["--details-bin", value, "--json"]))
         #expect(object["code"] as? Int == 42)
         #expect(object["name"] is NSNull)
@@ -186,7 +186,7 @@ struct StatusDetailsTests {
     @Test("escapes the message so that any text stays valid JSON on one line")
     func escapedMessage() throws {
         let message = "say \"hi\"\\\n\ttab \u{01} caf\u{e9} \u{1F695}"
-        let value = StatusSamples.base64(StatusSamples.status(code: 13, message: message, details: []))
+        let value = StatusSamples.base64(SampleDetails.status(code: 13, message: message, details: []))
         let output = try CommandRunner.status(["--details-bin", value, "--json"])
         #expect(try StatusCommandTests.object(output)["message"] as? String == message)
         #expect(output.contains(#""message":"say \"hi\"\\\n\ttab \u0001 café 🚕""#))

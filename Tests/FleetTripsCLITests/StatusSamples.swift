@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineTestSupport
 import Foundation
 
 /// `grpc-status-details-bin` values built from codec messages, for `fleettrips status --details-bin`.
@@ -44,29 +45,12 @@ enum StatusSamples {
 
     /// `message` packed in a `google.protobuf.Any` with Google's type URL prefix.
     static func packed(_ message: some ProtobufMessage) -> AnyMessage {
-        packed(typeURL: "type.googleapis.com/" + type(of: message).protoMessageName, message.serializedBytes())
-    }
-
-    /// An `Any` with this type URL and these bytes.
-    static func packed(typeURL: String, _ value: [UInt8]) -> AnyMessage {
-        var any = AnyMessage()
-        any.typeURL = typeURL
-        any.value = value
-        return any
-    }
-
-    /// A `google.rpc.Status` with a code, a message and details.
-    static func status(code: Int32, message: String, details: [AnyMessage]) -> RPCStatus {
-        var status = RPCStatus()
-        status.code = code
-        status.message = message
-        status.details = details
-        return status
+        SampleDetails.any("type.googleapis.com/" + type(of: message).protoMessageName, message.serializedBytes())
     }
 
     /// RESOURCE_EXHAUSTED, "quota exhausted", with ErrorInfo, RetryInfo and BadRequest.
     static var quotaStatus: RPCStatus {
-        status(
+        SampleDetails.status(
             code: 8, message: "quota exhausted",
             details: [packed(errorInfo), packed(retryInfo), packed(badRequest)])
     }
@@ -78,7 +62,7 @@ enum StatusSamples {
         let plain = status.details
         for count in 6...8 {
             status.details =
-                plain + [packed(typeURL: "type.example.com/example.Bytes", Array(repeating: 0xff, count: count))]
+                plain + [SampleDetails.any("type.example.com/example.Bytes", Array(repeating: 0xff, count: count))]
             if status.serializedBytes().count % 3 != 0 { break }
         }
         return status

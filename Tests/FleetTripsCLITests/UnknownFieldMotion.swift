@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetEngineTestSupport
 
 /// A trip the emulator serves as a newer Fleet Engine would, with a field `Trip` does not define
 /// (127) and one its pickup point's `LatLng` does not define (9).
@@ -10,7 +11,7 @@ struct UnknownFieldMotion: TripMotion {
 
     /// The trip's binary form: trip_status, pickup_point { point { latitude 1, field 9 } }, field 127.
     var bytes: [UInt8] {
-        Samples.hex((complete ? "1805" : "1802") + "2a0e0a0c09000000000000f03f489601" + "f80701")
+        hexBytes((complete ? "1805" : "1802") + "2a0e0a0c09000000000000f03f489601" + "f80701")
     }
 
     /// The same trip at every instant.

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ struct UnknownFieldNoteTests {
     @Test("capture: a message with a field its schema does not define gets a note with the field's byte offset")
     func capture() throws {
         // GetTripRequest { name: "a", field 127: 1 }, as a request on stream 1 of a raw HTTP/2 stream.
-        let message = Samples.framed(Samples.hex("1a0161" + "f80701"))
+        let message = grpcFramed(hexBytes("1a0161" + "f80701"))
         var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
         bytes += [0, 0, UInt8(message.count), 0, 1, 0, 0, 0, 1] + message
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("unknown-\(UUID()).h2").path

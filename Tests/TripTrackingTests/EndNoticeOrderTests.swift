@@ -42,9 +42,7 @@ struct EndNoticeOrderTests {
             #expect(detector.endings.withLock { $0 }.isEmpty)
             detector.blocker.release()
             await refreshed
-            for _ in 0..<6_000 where detector.endings.withLock({ $0.isEmpty }) {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            await waitUntil { !detector.endings.withLock { $0.isEmpty } }
             #expect(detector.endings.withLock { $0 } == [.stopped])
             let overlapped = detector.overlapped.load(ordering: .sequentiallyConsistent)
             #expect(!overlapped)

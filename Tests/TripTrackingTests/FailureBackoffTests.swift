@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import NIOCore
 import Synchronization
 import Testing
@@ -19,9 +20,7 @@ struct FailureBackoffTests {
 
     /// Waits, bounded, until the service holds a timer: the failed refresh has set the next one.
     private func waitForTimer(_ service: TripService) async -> Bool {
-        for _ in 0..<6_000 where service.timers.pendingCount == 0 {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await waitUntil { service.timers.pendingCount > 0 }
         return service.timers.pendingCount == 1
     }
 

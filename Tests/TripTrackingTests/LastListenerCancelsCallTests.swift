@@ -1,6 +1,7 @@
 import FleetEngineClient
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Testing
 import TripTracking
 
@@ -24,9 +25,7 @@ struct LastListenerCancelsCallTests {
             await withDiscardingTaskGroup { group in
                 group.addTask { await service.run() }
                 model.register(recorder)
-                for _ in 0..<1000 where harness.emulator.callCount == 0 {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
+                #expect(await waitUntil { harness.emulator.callCount > 0 })
                 model.unregister(recorder)
                 service.beginGracefulShutdown()
             }

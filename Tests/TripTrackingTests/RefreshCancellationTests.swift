@@ -1,6 +1,8 @@
 import FleetEngineEmulator
+import FleetEngineTestSupport
 import Synchronization
 import Testing
+
 @testable import TripTracking
 
 @Suite("refresh() returns when its caller is cancelled")
@@ -14,13 +16,9 @@ struct RefreshCancellationTests {
             returned.store(true, ordering: .sequentiallyConsistent)
         }
         // Bounded: until the caller waits (or it returned already, which the test then reports).
-        for _ in 0..<6_000 where model.state.withLock({ $0.refreshWaiters.isEmpty && $0.servedWaiters.isEmpty }) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await waitUntil { model.state.withLock { !$0.refreshWaiters.isEmpty || !$0.servedWaiters.isEmpty } }
         task.cancel()
-        for _ in 0..<6_000 where !returned.load(ordering: .sequentiallyConsistent) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await waitUntil { returned.load(ordering: .sequentiallyConsistent) }
         let result = returned.load(ordering: .sequentiallyConsistent)
         release()
         await task.value
@@ -48,7 +46,7 @@ struct RefreshCancellationTests {
             let model = harness.service.tripModel(for: harness.names[0])
             let recorder = EventRecorder()
             model.register(recorder)
-            for _ in 0..<6_000 where harness.emulator.callCount == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+            #expect(await waitUntil { harness.emulator.callCount > 0 })
             // The caller waits for the refresh after the one in flight.
             #expect(await cancelledRefreshReturns(model) { model.unregister(recorder) })
         }

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineTestSupport
 import Testing
 
 @testable import TripTracking
@@ -8,9 +9,7 @@ struct RefreshTimerTests {
     /// Waits, bounded, until the service holds `count` timers: the refresh that `refresh()` waited
     /// for sets its next timer just after it resumes its waiters.
     static func waitForTimers(_ service: TripService, count: Int) async throws {
-        for _ in 0..<200 where service.timers.pendingCount != count {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await waitUntil { service.timers.pendingCount == count }
     }
 
     @Test("refreshing on demand with a very long interval keeps one timer, not one per refresh")

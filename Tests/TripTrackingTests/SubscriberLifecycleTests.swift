@@ -63,8 +63,8 @@ struct SubscriberLifecycleTests {
                 // The refresh being delivered tells it, once its callback in progress returned.
                 #expect(recorder.names.isEmpty)
             }
-            // Bounded wait for the rest of the delivery on the refresh queue.
-            for _ in 0..<200 where recorder.names.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            // The rest of the delivery comes from the refresh queue.
+            await waitUntil { !recorder.names.isEmpty }
             #expect(recorder.names == ["ended(stopped)"], "events around didEndFollowingWith")
         }
     }

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetEngineTestSupport
 import Synchronization
 import Testing
 import TripTracking
@@ -25,13 +26,6 @@ struct SubscriberReleaseTests {
         func tripModel(_ model: TripModel, didEndFollowingWith state: TripModelState) {
             endings.withLock { $0.append(state) }
         }
-    }
-
-    /// Waits, bounded, until `condition` holds: the refresh that tells the subscriber, or lets it
-    /// go, may still be returning when its waiter has been resumed.
-    private func waitUntil(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<6_000 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
-        return condition()
     }
 
     @Test("after a COMPLETE trip, the subscriber is told and then let go")

@@ -2,6 +2,7 @@ import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Synchronization
 import Testing
 import TripTracking
@@ -56,7 +57,7 @@ func withTracking<Result: Sendable>(
     retryPolicy: RetryPolicy = .none,
     interval: Duration = .seconds(3600),
     serverFailureRetryDelay: Duration = .seconds(3600),
-    deadline: Duration = .seconds(300),
+    deadline: Duration = LoopbackClient.callDeadline,
     accessPolicy: (ManualTimeSource) throws -> AccessPolicy = { _ in .noAuth },
     tokenProvider: any TokenProvider = NoTokenProvider(),
     start: Timestamp = TrackingHarness.start,
@@ -66,28 +67,28 @@ func withTracking<Result: Sendable>(
     let clock = ManualTimeSource(start: start)
     var configuration = EmulatorConfiguration(accessPolicy: try accessPolicy(clock))
     configuration.faults = faults
-    return try await withFleetEngineEmulator(configuration, time: clock) { emulator in
+    return try await withEmulatorAndClient(
+        configuration, time: clock, tokenProvider: tokenProvider,
+        configure: {
+            $0.retryPolicy = retryPolicy
+            $0.defaultDeadline = deadline
+        }
+    ) { emulator, client in
         try emulator.simulate(providerID: TrackingHarness.provider, count: count, seed: TrackingHarness.seed)
         let simulations = TripSimulation.seeded(
             providerID: TrackingHarness.provider, count: count, seed: TrackingHarness.seed, start: start
         )
-        var clientConfiguration = ClientConfiguration.plaintext(port: try await emulator.listeningPort())
-        clientConfiguration.retryPolicy = retryPolicy
-        clientConfiguration.defaultDeadline = deadline
-        return try await withFleetEngineClient(configuration: clientConfiguration, tokenProvider: tokenProvider) {
-            client in
-            let service = TripService(
-                client: client, providerID: TrackingHarness.provider,
-                defaultOptions: TripModelOptions(
-                    autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay),
-                refreshExecutor: refreshExecutor)
-            let harness = TrackingHarness(
-                clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
-            return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await service.run() }
-                defer { service.beginGracefulShutdown() }
-                return try await body(harness)
-            }
+        let service = TripService(
+            client: client, providerID: TrackingHarness.provider,
+            defaultOptions: TripModelOptions(
+                autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay),
+            refreshExecutor: refreshExecutor)
+        let harness = TrackingHarness(
+            clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await service.run() }
+            defer { service.beginGracefulShutdown() }
+            return try await body(harness)
         }
     }
 }

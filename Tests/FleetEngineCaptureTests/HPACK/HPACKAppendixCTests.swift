@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetEngineCapture
@@ -26,7 +27,7 @@ struct HPACKAppendixCTests {
             (hex: "2a", prefixBits: 8, value: 42),
         ])
     func integerExamples(hex: String, prefixBits: Int, value: Int) throws {
-        let bytes = HPACKBlockBuilder.hex(hex)[...]
+        let bytes = hexBytes(hex)[...]
         var position = bytes.startIndex
         let decoded = try HPACKBlockReader.readInteger(bytes, at: &position, prefixBits: prefixBits, what: "integer")
         #expect(decoded == value)
@@ -37,7 +38,7 @@ struct HPACKAppendixCTests {
     func literalWithIndexing() throws {
         var reader = HPACKBlockReader()
         let fields = try reader.decode(
-            HPACKBlockBuilder.hex("400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572")[...])
+            hexBytes("400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572")[...])
         #expect(fields == [field("custom-key", "custom-header")])
         #expect(reader.dynamicTableEntries == [field("custom-key", "custom-header")])
         #expect(reader.dynamicTableSize == 55)
@@ -46,7 +47,7 @@ struct HPACKAppendixCTests {
     @Test("C.2.2: a literal without indexing leaves the dynamic table empty")
     func literalWithoutIndexing() throws {
         var reader = HPACKBlockReader()
-        let fields = try reader.decode(HPACKBlockBuilder.hex("040c 2f73 616d 706c 652f 7061 7468")[...])
+        let fields = try reader.decode(hexBytes("040c 2f73 616d 706c 652f 7061 7468")[...])
         #expect(fields == [field(":path", "/sample/path")])
         #expect(reader.dynamicTableEntries.isEmpty)
         #expect(reader.dynamicTableSize == 0)
@@ -55,7 +56,7 @@ struct HPACKAppendixCTests {
     @Test("C.2.3: a never-indexed literal is flagged and leaves the dynamic table empty")
     func literalNeverIndexed() throws {
         var reader = HPACKBlockReader()
-        let fields = try reader.decode(HPACKBlockBuilder.hex("1008 7061 7373 776f 7264 0673 6563 7265 74")[...])
+        let fields = try reader.decode(hexBytes("1008 7061 7373 776f 7264 0673 6563 7265 74")[...])
         #expect(fields == [field("password", "secret", neverIndexed: true)])
         #expect(reader.dynamicTableEntries.isEmpty)
         #expect(reader.dynamicTableSize == 0)
@@ -196,7 +197,7 @@ struct HPACKAppendixCTests {
     private func decodeInOrder(maxTableSize: Int, _ blocks: [AppendixCBlock]) throws {
         var reader = HPACKBlockReader(maxTableSize: maxTableSize)
         for block in blocks {
-            let fields = try reader.decode(HPACKBlockBuilder.hex(block.hex)[...])
+            let fields = try reader.decode(hexBytes(block.hex)[...])
             #expect(fields == block.fields)
             #expect(reader.dynamicTableEntries == block.table)
             #expect(reader.dynamicTableSize == block.tableSize)

@@ -22,13 +22,6 @@ struct HPACKBlockBuilder {
     /// The block so far.
     var bytes: [UInt8] = []
 
-    /// The bytes that hex digits spell, ignoring spaces and line breaks (as RFC 7541 Appendix C
-    /// prints them).
-    static func hex(_ text: String) -> [UInt8] {
-        let digits = text.compactMap { $0.hexDigitValue }
-        return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(digits[$0] << 4 | digits[$0 + 1]) }
-    }
-
     /// The UTF-8 bytes of a string.
     static func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
 

@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetEngineCapture
@@ -44,7 +45,7 @@ struct HPACKHuffmanTests {
 
     @Test("C.4.1's www.example.com decodes; an empty string decodes to nothing")
     func rfcExampleAndEmptyString() {
-        let example = HPACKBlockBuilder.hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff")
+        let example = hexBytes("f1e3 c2e5 f23a 6ba0 ab90 f4ff")
         #expect(HPACKHuffman.decode(example[...]) == .success(Array("www.example.com".utf8)))
         #expect(HPACKHuffman.decode([][...]) == .success([]))
     }

@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Testing
 
 @testable import FleetEngineCapture
@@ -92,7 +93,7 @@ struct HPACKMalformedBlockTests {
         for sequence in sequences {
             var reader = HPACKBlockReader(maxTableSize: sequence.maxTableSize)
             for hex in sequence.blocks {
-                let block = HPACKBlockBuilder.hex(hex)
+                let block = hexBytes(hex)
                 Self.checkEveryTruncation(of: block, reader: reader)
                 _ = try reader.decode(block[...])
             }

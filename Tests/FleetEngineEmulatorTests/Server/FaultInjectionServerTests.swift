@@ -3,7 +3,6 @@ import FleetEngineGRPCCore
 import FleetEngineStatus
 import GRPCCore
 import GRPCNIOTransportHTTP2
-import NIOCore
 import Testing
 
 @testable import FleetEngineEmulator
@@ -82,48 +81,53 @@ struct FaultInjectionServerTests {
         }
     }
 
-    @Test("dropConnectionAtCall 3: the third call on each connection fails with a server/network code")
+    // Each client is a channel of its own, and it opens one connection for its first calls. After a
+    // drop grpc-swift-2's pick-first balancer both reconnects its subchannel and, as it asks the
+    // resolver again, starts a second one; it then retires the first under whatever call had just
+    // opened a stream there. That call never reaches the emulator, so what comes after a drop on a
+    // reused client says nothing about the emulator's counting: each connection here is a new client's.
+    @Test("dropConnectionAtCall 3: the third call on each connection fails UNAVAILABLE, counted per connection")
     func droppedConnectionFailsTheNthCall() async throws {
         let configuration = Self.configuration { $0.dropConnectionAtCall = 3 }
-        let streams = StreamLog()
-        try await withEmulatorAndClient(configuration, configureClient: { streams.install(in: &$0) }) {
-            emulator, client in
+        try await withFleetEngineEmulator(configuration, time: ManualTimeSource(start: ServiceHarness.time(0))) {
+            emulator in
             try Self.seed(emulator)
-            // Waiting for a connection, so that most calls after a drop reconnect rather than fail
-            // fast while the client backs off.
-            var options = CallOptions.defaults
-            options.waitForReady = true
-            options.timeout = .seconds(300)
-            // Per connection the client used, whether each of its calls was answered, in order.
-            var byConnection: [(connection: any Channel, answered: [Bool])] = []
-            for _ in 1...12 {
-                let streamsBefore = streams.count
-                let error = await client.failure(
-                    .getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self, options: options)
-                if let error {
-                    #expect(error.family == .serverOrNetwork, "\(error)")
-                    #expect(error.code == .unavailable, "\(error)")
-                }
-                // A call that failed before opening a stream never reached a connection.
-                guard streams.count > streamsBefore, let connection = streams.lastConnection else {
-                    #expect(error != nil)
-                    continue
-                }
-                if let index = byConnection.firstIndex(where: { $0.connection === connection }) {
-                    byConnection[index].answered.append(error == nil)
-                } else {
-                    byConnection.append((connection, [error == nil]))
+            let port = try await emulator.listeningPort()
+            let options = {
+                var options = CallOptions.defaults
+                options.waitForReady = true
+                options.timeout = .seconds(300)
+                return options
+            }()
+            let firstStreams = StreamLog()
+            let secondStreams = StreamLog()
+            try await withTripServiceClient(port: port, configureClient: { firstStreams.install(in: &$0) }) { first in
+                try await withTripServiceClient(port: port, configureClient: { secondStreams.install(in: &$0) }) {
+                    second in
+                    // The two connections' calls interleave: a count kept for the emulator as a whole
+                    // would drop the first connection at its second call.
+                    var outcomes: [String] = []
+                    for number in 1...3 {
+                        for (name, client) in [("first", first), ("second", second)] {
+                            let error = await client.failure(
+                                .getTrip, AuthorizationServerTests.get("trip-1"), returning: Trip.self,
+                                options: options)
+                            if let error { #expect(error.family == .serverOrNetwork, "\(error)") }
+                            outcomes.append("\(name) call \(number): \(error.map { "\($0.code)" } ?? "OK")")
+                        }
+                    }
+                    #expect(
+                        outcomes == [
+                            "first call 1: OK", "second call 1: OK", "first call 2: OK", "second call 2: OK",
+                            "first call 3: UNAVAILABLE", "second call 3: UNAVAILABLE",
+                        ])
                 }
             }
-            #expect(byConnection.first?.answered == [true, true, false])
-            for (_, answered) in byConnection {
-                // [false]: after a drop grpc-swift-2 may open a second connection and close one of
-                // the two under a call that never reached the emulator.
-                #expect(
-                    [true, true, false].starts(with: answered) || answered == [false],
-                    "calls on one connection: \(answered)")
-            }
-            #expect(byConnection.filter { $0.answered == [true, true, false] }.count >= 2)
+            // Every call opened a stream, and each client's three went on one connection.
+            #expect(firstStreams.count == 3)
+            #expect(firstStreams.connectionCount == 1)
+            #expect(secondStreams.count == 3)
+            #expect(secondStreams.connectionCount == 1)
         }
     }
 

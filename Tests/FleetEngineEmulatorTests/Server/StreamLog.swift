@@ -9,7 +9,12 @@ final class StreamLog: Sendable {
 
     var count: Int { connections.withLock { $0.count } }
 
-    var lastConnection: (any Channel)? { connections.withLock { $0.last } }
+    /// How many different connections the streams went on.
+    var connectionCount: Int {
+        connections.withLock { connections in
+            Set(connections.map { ObjectIdentifier($0) }).count
+        }
+    }
 
     func install(in config: inout HTTP2ClientTransport.Posix.Config) {
         config.channelDebuggingCallbacks.onCreateHTTP2Stream = { stream in

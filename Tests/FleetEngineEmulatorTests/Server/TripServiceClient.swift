@@ -73,14 +73,28 @@ func withEmulatorAndClient<Result: Sendable>(
     _ body: @Sendable (FleetEngineEmulator, TripServiceClient) async throws -> Result
 ) async throws -> Result {
     try await withFleetEngineEmulator(configuration, time: time) { emulator in
-        let port = try await emulator.listeningPort()
-        let transport = try HTTP2ClientTransport.Posix(
-            target: .ipv4(address: "127.0.0.1", port: port),
-            transportSecurity: security,
-            config: .defaults(configure: configureClient)
-        )
-        return try await withGRPCClient(transport: transport) { client in
-            try await body(emulator, TripServiceClient(client: client))
+        try await withTripServiceClient(
+            port: try await emulator.listeningPort(), security: security, configureClient: configureClient
+        ) { client in
+            try await body(emulator, client)
         }
+    }
+}
+
+/// Runs a grpc-swift-2 client of its own (its own channel, so its own connections) to 127.0.0.1 at
+/// `port` for `body`.
+func withTripServiceClient<Result: Sendable>(
+    port: Int,
+    security: HTTP2ClientTransport.Posix.TransportSecurity = .plaintext,
+    configureClient: @Sendable (inout HTTP2ClientTransport.Posix.Config) -> Void = { _ in },
+    _ body: @Sendable (TripServiceClient) async throws -> Result
+) async throws -> Result {
+    let transport = try HTTP2ClientTransport.Posix(
+        target: .ipv4(address: "127.0.0.1", port: port),
+        transportSecurity: security,
+        config: .defaults(configure: configureClient)
+    )
+    return try await withGRPCClient(transport: transport) { client in
+        try await body(TripServiceClient(client: client))
     }
 }

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct DetailFieldExpectations {
     var sourceLocation: SourceLocation
 
-    func expect(_ detail: StatusDetail, matches json: FoundationJSON) {
+    func expect(_ detail: StatusDetail, matches json: SemanticJSON) {
         switch detail {
         case .errorInfo(let info):
             expectMembers(of: json, within: ["reason", "domain", "metadata"])
@@ -71,7 +72,7 @@ struct DetailFieldExpectations {
         }
     }
 
-    private func expect(_ violation: QuotaFailure.Violation, matches json: FoundationJSON) {
+    private func expect(_ violation: QuotaFailure.Violation, matches json: SemanticJSON) {
         expectMembers(
             of: json,
             within: [
@@ -96,7 +97,7 @@ struct DetailFieldExpectations {
             sourceLocation: sourceLocation)
     }
 
-    private func expect(_ violation: BadRequest.FieldViolation, matches json: FoundationJSON) {
+    private func expect(_ violation: BadRequest.FieldViolation, matches json: SemanticJSON) {
         expectMembers(of: json, within: ["field", "description", "reason", "localizedMessage"])
         expectString(violation.field, json["field"])
         expectString(violation.description, json["description"])
@@ -108,22 +109,22 @@ struct DetailFieldExpectations {
         }
     }
 
-    private func expect(_ message: LocalizedMessage, matches json: FoundationJSON) {
+    private func expect(_ message: LocalizedMessage, matches json: SemanticJSON) {
         expectMembers(of: json, within: ["locale", "message"])
         expectString(message.locale, json["locale"])
         expectString(message.message, json["message"])
     }
 
     /// proto3 JSON leaves out a string at its default, so an absent member stands for "".
-    private func expectString(_ actual: String, _ json: FoundationJSON?) {
+    private func expectString(_ actual: String, _ json: SemanticJSON?) {
         #expect(actual == (json?.stringValue ?? ""), sourceLocation: sourceLocation)
     }
 
-    private func strings(_ json: FoundationJSON?) -> [String] {
+    private func strings(_ json: SemanticJSON?) -> [String] {
         (json?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
-    private func expectMembers(of json: FoundationJSON, within known: Set<String>) {
+    private func expectMembers(of json: SemanticJSON, within known: Set<String>) {
         guard case .object(let members) = json else {
             Issue.record("expected a JSON object, got \(json)", sourceLocation: sourceLocation)
             return

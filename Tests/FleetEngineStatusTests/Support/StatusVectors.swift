@@ -1,3 +1,4 @@
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
@@ -13,9 +14,9 @@ enum StatusVectors {
         var value: [UInt8]
         /// `MessageToJson` of the detail itself; nil for a type outside error_details.proto or bytes
         /// Python could not parse.
-        var json: FoundationJSON?
+        var json: SemanticJSON?
         /// `MessageToJson` of the `Any`; nil when Python could not print it.
-        var anyJSON: FoundationJSON?
+        var anyJSON: SemanticJSON?
         var pythonParseError: String?
     }
 
@@ -35,7 +36,7 @@ enum StatusVectors {
         var message: String
         var grpcMessage: String
         var statusBytes: [UInt8]
-        var statusJSON: FoundationJSON?
+        var statusJSON: SemanticJSON?
         var details: [Detail]
         var trailers: Trailers?
         var toStatusError: String?
@@ -43,13 +44,13 @@ enum StatusVectors {
         var testDescription: String { name }
     }
 
-    static let document: FoundationJSON = {
+    static let document: SemanticJSON = {
         guard
             let url = Bundle.module.url(forResource: "status-vectors", withExtension: "json", subdirectory: "Fixtures"),
             let data = try? Data(contentsOf: url),
             let value = try? JSONSerialization.jsonObject(with: data)
         else { return .null }
-        return FoundationJSON(foundation: value)
+        return SemanticJSON(foundation: value)
     }()
 
     static let cases: [Case] = document["cases"]?.arrayValue?.compactMap(makeCase) ?? []
@@ -64,11 +65,11 @@ enum StatusVectors {
         return Array(data)
     }
 
-    private static func optional(_ value: FoundationJSON?) -> FoundationJSON? {
+    private static func optional(_ value: SemanticJSON?) -> SemanticJSON? {
         value == .null ? nil : value
     }
 
-    private static func makeDetail(_ value: FoundationJSON) -> Detail? {
+    private static func makeDetail(_ value: SemanticJSON) -> Detail? {
         guard let typeURL = value["typeUrl"]?.stringValue, let typeName = value["typeName"]?.stringValue,
             let bytes = bytes(value["valueBase64"]?.stringValue)
         else { return nil }
@@ -82,14 +83,14 @@ enum StatusVectors {
         )
     }
 
-    private static func makeTrailers(_ value: FoundationJSON?) -> Trailers? {
+    private static func makeTrailers(_ value: SemanticJSON?) -> Trailers? {
         guard let value, let code = value["code"]?.numberValue, let name = value["grpcCodeName"]?.stringValue,
             let details = value["details"]?.stringValue, let bin = value["grpcStatusDetailsBinBase64"]?.stringValue
         else { return nil }
         return Trailers(code: Int(code), grpcCodeName: name, details: details, grpcStatusDetailsBin: bin)
     }
 
-    private static func makeCase(_ value: FoundationJSON) -> Case? {
+    private static func makeCase(_ value: SemanticJSON) -> Case? {
         guard let name = value["name"]?.stringValue, let code = value["code"]?.numberValue,
             let message = value["message"]?.stringValue, let grpcMessage = value["grpcMessage"]?.stringValue,
             let statusBytes = bytes(value["statusBase64"]?.stringValue),

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -16,20 +17,20 @@ struct GRPCRequestReaderTests {
         var reader = GRPCRequestReader()
         #expect(reader.receiveHeaders(head.headerFields, endStream: false) == [.requestHead(head)])
         #expect(
-            reader.receiveData(ResponseScript.framed([1]) + ResponseScript.framed([2, 3]), endStream: false)
+            reader.receiveData(grpcFramed([1]) + grpcFramed([2, 3]), endStream: false)
                 == [.message([1]), .message([2, 3])])
         #expect(reader.receiveData([UInt8](), endStream: true) == [.end])
         #expect(reader.isFinished)
         #expect(reader.head == head)
         #expect(reader.messageCount == 2)
-        #expect(reader.receiveData(ResponseScript.framed([4]), endStream: true) == [])
+        #expect(reader.receiveData(grpcFramed([4]), endStream: true) == [])
     }
 
     @Test("reads END_STREAM on the DATA frame that carries the last message, however the frames cut it")
     func everyCut() throws {
         let head = try Self.head()
         let payloads: [[UInt8]] = [[0x0A, 0x01, 0x74], [], [7, 7, 7]]
-        let body = payloads.flatMap { ResponseScript.framed($0) }
+        let body = payloads.flatMap { grpcFramed($0) }
         for cut in DeframerVerifier.cuts(of: body) {
             var reader = GRPCRequestReader()
             var events = reader.receiveHeaders(head.headerFields, endStream: false)
@@ -61,7 +62,7 @@ struct GRPCRequestReaderTests {
         var reader = GRPCRequestReader()
         _ = reader.receiveHeaders(try Self.head().headerFields, endStream: false)
         #expect(reader.receiveReset(.cancel) == [.reset(.cancel)])
-        #expect(reader.receiveData(ResponseScript.framed([1]), endStream: true) == [])
+        #expect(reader.receiveData(grpcFramed([1]), endStream: true) == [])
         #expect(reader.receiveReset(.cancel) == [])
     }
 
@@ -89,7 +90,7 @@ struct GRPCRequestReaderTests {
     func partialMessage() throws {
         var reader = GRPCRequestReader()
         _ = reader.receiveHeaders(try Self.head().headerFields, endStream: false)
-        let events = reader.receiveData(ResponseScript.framed([1]) + [0, 0, 0, 0, 9, 1, 2], endStream: true)
+        let events = reader.receiveData(grpcFramed([1]) + [0, 0, 0, 0, 9, 1, 2], endStream: true)
         #expect(events.first == .message([1]))
         guard case .failed(let error) = events.last else {
             Issue.record("expected a failure: \(events)")
@@ -112,7 +113,7 @@ struct GRPCRequestReaderTests {
 
         var large = GRPCRequestReader(maxMessageSize: 4)
         _ = large.receiveHeaders(fields, endStream: false)
-        let events = large.receiveData(ResponseScript.framed([1, 2, 3, 4, 5]), endStream: false)
+        let events = large.receiveData(grpcFramed([1, 2, 3, 4, 5]), endStream: false)
         guard case .failed(let error) = events.last else {
             Issue.record("expected a failure: \(events)")
             return
@@ -142,7 +143,7 @@ struct GRPCRequestReaderTests {
         var ended = GRPCRequestReader()
         _ = ended.receiveHeaders(fields, endStream: false)
         #expect(
-            ended.receiveData(ResponseScript.framed([1]) + ResponseScript.framed([2, 3]), endStream: true)
+            ended.receiveData(grpcFramed([1]) + grpcFramed([2, 3]), endStream: true)
                 == [.message([1]), .message([2, 3]), .end])
         #expect(ended.bufferCapacity == 0)
 

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -47,7 +48,7 @@ struct GRPCResponseReaderHeaderRuleTests {
         let block = fields.map { (name: $0.0, value: $0.1) }
         let (events, reader) = ResponseScript([
             .headers(block, endStream: false),
-            .data(ResponseScript.framed([1]), endStream: false),
+            .data(grpcFramed([1]), endStream: false),
             .headers(ResponseScript.okTrailers, endStream: true),
         ]).play()
         #expect(events == [Self.malformedEnd("the response headers are malformed: " + problem)])
@@ -78,7 +79,7 @@ struct GRPCResponseReaderHeaderRuleTests {
         let trailers = [(name: ":status", value: "200"), (name: "grpc-status", value: "0")]
         let (events, reader) = ResponseScript([
             .headers(ResponseScript.head, endStream: false),
-            .data(ResponseScript.framed([1]), endStream: false),
+            .data(grpcFramed([1]), endStream: false),
             .headers(trailers, endStream: true),
         ]).play()
         #expect(

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -20,7 +21,7 @@ struct GRPCResponseReaderMessageTests {
 
     @Test("returns the same messages however DATA frames cut them, down to every byte offset")
     func everyCut() {
-        let body = Self.payloads.flatMap { ResponseScript.framed($0) }
+        let body = Self.payloads.flatMap { grpcFramed($0) }
         let expected: [GRPCResponseReader.Event] =
             [.responseHead(GRPCResponseHead())] + Self.payloads.map { .message($0) }
             + [.end(CallStatus(code: .ok), trailers: [:])]
@@ -48,7 +49,7 @@ struct GRPCResponseReaderMessageTests {
 
     @Test("decompresses deflate (zlib format) messages from another implementation")
     func deflate() {
-        let body = ResponseScript.framed(MessageEncodingTests.helloZlib, flag: 1)
+        let body = grpcFramed(MessageEncodingTests.helloZlib, flag: 1)
         let (events, _) = ResponseScript([
             .headers(ResponseScript.head + [("grpc-encoding", "deflate")], endStream: false),
             .data(body, endStream: false),
@@ -61,7 +62,7 @@ struct GRPCResponseReaderMessageTests {
     func badFramingWithEndStream() {
         let (_, reader) = ResponseScript([
             .headers(ResponseScript.head, endStream: false),
-            .data(ResponseScript.framed([1, 2, 3], flag: 2), endStream: true),
+            .data(grpcFramed([1, 2, 3], flag: 2), endStream: true),
         ]).play()
         #expect(reader.status?.code == .internalError)
         #expect(reader.isStreamClosedByPeer)
@@ -72,7 +73,7 @@ struct GRPCResponseReaderMessageTests {
     func compressedWithoutEncoding() {
         let (events, reader) = ResponseScript([
             .headers(ResponseScript.head, endStream: false),
-            .data(ResponseScript.framed(MessageEncodingTests.helloGzip, flag: 1), endStream: false),
+            .data(grpcFramed(MessageEncodingTests.helloGzip, flag: 1), endStream: false),
             .headers(ResponseScript.okTrailers, endStream: true),
         ]).play()
         let expected = CallStatus(
@@ -89,7 +90,7 @@ struct GRPCResponseReaderMessageTests {
         let snappy = MessageEncoding(rawValue: "snappy")
         let (events, _) = ResponseScript([
             .headers(ResponseScript.head + [("grpc-encoding", "snappy")], endStream: false),
-            .data(ResponseScript.framed([4]) + ResponseScript.framed([5, 6], flag: 1), endStream: false),
+            .data(grpcFramed([4]) + grpcFramed([5, 6], flag: 1), endStream: false),
         ]).play()
         let expected = CallStatus(
             code: .internalError,
@@ -123,7 +124,7 @@ struct GRPCResponseReaderMessageTests {
     func deliveredWhenComplete() {
         var reader = GRPCResponseReader()
         _ = reader.receiveHeaders(ResponseScript.head, endStream: false)
-        let message = ResponseScript.framed([1, 2, 3, 4])
+        let message = grpcFramed([1, 2, 3, 4])
         #expect(reader.receiveData(message[0..<2], endStream: false) == [])
         #expect(reader.receiveData(message[2..<7], endStream: false) == [])
         #expect(reader.receiveData([UInt8](), endStream: false) == [])

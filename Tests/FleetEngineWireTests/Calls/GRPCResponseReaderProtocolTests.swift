@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -13,7 +14,7 @@ struct GRPCResponseReaderProtocolTests {
     @Test("DATA before the headers is INTERNAL, and the stream is to be reset")
     func dataBeforeHeaders() {
         let (events, reader) = ResponseScript([
-            .data(ResponseScript.framed([]), endStream: false),
+            .data(grpcFramed([]), endStream: false),
             .headers(Self.head, endStream: false),
         ]).play()
         #expect(
@@ -31,7 +32,7 @@ struct GRPCResponseReaderProtocolTests {
             reader.receiveHeaders(ResponseScript.okTrailers, endStream: true) == [
                 .end(CallStatus(code: .ok), trailers: [:])
             ])
-        #expect(reader.receiveData(ResponseScript.framed([1]), endStream: false) == [])
+        #expect(reader.receiveData(grpcFramed([1]), endStream: false) == [])
         #expect(reader.receiveHeaders(Self.head, endStream: false) == [])
         #expect(reader.receiveHeaders(ResponseScript.okTrailers, endStream: true) == [])
         #expect(reader.receiveEndOfConnection(requestSent: true) == [])
@@ -78,10 +79,10 @@ struct GRPCResponseReaderProtocolTests {
 
     @Test("trailers that arrive inside a message are INTERNAL, naming the byte offset of the message")
     func partialMessageAtTrailers() {
-        let partial = Array(ResponseScript.framed(Array(0..<10)).dropLast(3))
+        let partial = Array(grpcFramed(Array(0..<10)).dropLast(3))
         let (events, _) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([1, 2, 3]) + partial, endStream: false),
+            .data(grpcFramed([1, 2, 3]) + partial, endStream: false),
             .headers(ResponseScript.okTrailers, endStream: true),
         ]).play()
         #expect(
@@ -116,7 +117,7 @@ struct GRPCResponseReaderProtocolTests {
     func endStreamOnData() {
         let (whole, _) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([9]), endStream: true),
+            .data(grpcFramed([9]), endStream: true),
         ]).play()
         #expect(
             whole == [
@@ -128,7 +129,7 @@ struct GRPCResponseReaderProtocolTests {
 
         let (partial, reader) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([9]) + [0, 0, 0, 0, 4, 1], endStream: true),
+            .data(grpcFramed([9]) + [0, 0, 0, 0, 4, 1], endStream: true),
         ]).play()
         #expect(
             partial.last
@@ -145,7 +146,7 @@ struct GRPCResponseReaderProtocolTests {
     func invalidFlag() {
         let (events, reader) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([1]) + ResponseScript.framed([2], flag: 2), endStream: false),
+            .data(grpcFramed([1]) + grpcFramed([2], flag: 2), endStream: false),
         ]).play()
         #expect(
             events == [
@@ -164,7 +165,7 @@ struct GRPCResponseReaderProtocolTests {
         let (events, reader) = ResponseScript(
             [
                 .headers(Self.head, endStream: false),
-                .data(ResponseScript.framed(Array(repeating: 1, count: 16)) + [0, 0, 0, 0, 17], endStream: false),
+                .data(grpcFramed(Array(repeating: 1, count: 16)) + [0, 0, 0, 0, 17], endStream: false),
             ],
             maxMessageSize: 16
         ).play()

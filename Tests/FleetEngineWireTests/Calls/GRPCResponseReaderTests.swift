@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 import Testing
 
@@ -11,7 +12,7 @@ struct GRPCResponseReaderTests {
     func normalResponse() {
         let (events, reader) = ResponseScript([
             .headers(Self.head + [("grpc-accept-encoding", "gzip, deflate"), ("x-server", "a")], endStream: false),
-            .data(ResponseScript.framed([1, 2, 3]) + ResponseScript.framed([]), endStream: false),
+            .data(grpcFramed([1, 2, 3]) + grpcFramed([]), endStream: false),
             .headers([("grpc-status", "0"), ("x-trailer", "t")], endStream: true),
         ]).play()
         let expectedHead = GRPCResponseHead(acceptedEncodings: [.gzip, .deflate], metadata: ["x-server": "a"])
@@ -113,7 +114,7 @@ struct GRPCResponseReaderTests {
     func trailersWithoutStatus() {
         let (events, _) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([7]), endStream: false),
+            .data(grpcFramed([7]), endStream: false),
             .headers([("x-trailer", "t")], endStream: true),
         ]).play()
         let expected = CallStatus(
@@ -187,7 +188,7 @@ struct GRPCResponseReaderTests {
 
         let (after, reader) = ResponseScript([
             .headers(Self.head, endStream: false),
-            .data(ResponseScript.framed([1]) + ResponseScript.framed([2]), endStream: false),
+            .data(grpcFramed([1]) + grpcFramed([2]), endStream: false),
             .endOfConnection(requestSent: false, reason: nil),
         ]).play()
         let afterStatus = CallStatus(
@@ -204,7 +205,7 @@ struct GRPCResponseReaderTests {
         let deadline = CallStatus(code: .deadlineExceeded, message: "deadline passed", origin: .local)
         #expect(reader.cancel(with: deadline) == [.end(deadline, trailers: [:])])
         #expect(reader.shouldResetStream)
-        #expect(reader.receiveData(ResponseScript.framed([1]), endStream: false) == [])
+        #expect(reader.receiveData(grpcFramed([1]), endStream: false) == [])
         #expect(reader.cancel(with: CallStatus(code: .cancelled)) == [])
         #expect(reader.status == deadline)
     }

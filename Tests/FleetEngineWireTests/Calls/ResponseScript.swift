@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import FleetEngineTestSupport
 import FleetEngineWire
 
 /// A response as the frames that carry it, played into a fresh ``GRPCResponseReader``; the test
@@ -36,10 +37,5 @@ struct ResponseScript {
             }
         }
         return (events, reader)
-    }
-
-    /// A message framed by hand, independent of ``GRPCMessageFramer``.
-    static func framed(_ payload: [UInt8], flag: UInt8 = 0) -> [UInt8] {
-        GRPCMessageDeframerTests.framed(payload, flag: flag)
     }
 }

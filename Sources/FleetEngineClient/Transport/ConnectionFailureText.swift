@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -74,9 +73,9 @@ enum ConnectionFailureText {
     /// read `Error:  EOF during handshake`: their text after `Error:`.
     static func reason(of entry: BoringSSLInternalError) -> String {
         var text = Substring(entry.description)
-        if let marker = text.range(of: " error:") {
+        if let marker = text.firstRange(of: " error:") {
             text = text[marker.upperBound...]
-            if let position = text.range(of: " at ") { text = text[..<position.lowerBound] }
+            if let position = text.firstRange(of: " at ") { text = text[..<position.lowerBound] }
             text = text.split(separator: ":", omittingEmptySubsequences: false).last ?? text
         } else if text.hasPrefix("Error:") {
             text = text.dropFirst("Error:".count)

@@ -235,14 +235,15 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Every Swift target is explicit about what it uses: an existential is spelled `any`; an import is
-// internal unless it says `public import`, so a module's public surface names the modules it
-// exposes; and a member is visible only through a module the file itself imports.
+// Every Swift target is explicit about what it uses: an existential is spelled `any`, and an import
+// is internal unless it says `public import`, so a module's public surface names the modules it
+// exposes. (MemberImportVisibility is left off: which module owns a C type such as `timespec`,
+// Glibc or CoreFoundation, differs between debug and release builds on Linux, so a file that
+// imports one fails to build in the other configuration.)
 for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("InternalImportsByDefault"),
-            .enableUpcomingFeature("MemberImportVisibility"),
         ]
 }

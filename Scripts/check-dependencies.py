@@ -25,7 +25,7 @@ import sys
 GRPC_PACKAGES = {"grpc-swift-2", "grpc-swift-nio-transport"}
 MAY_BUILD_GRPC = {"FleetEngineGRPCCore", "FleetEngineEmulator", "fleettrips"}
 TOOLCHAIN_MODULES = {
-    "Foundation", "FoundationEssentials", "CoreFoundation", "Dispatch", "Synchronization", "Testing", "XCTest",
+    "Foundation", "FoundationEssentials", "Dispatch", "Synchronization", "Testing", "XCTest",
     "Glibc", "Musl", "Darwin", "Android", "WinSDK", "_Concurrency", "Swift",
 }
 IMPORT = re.compile(

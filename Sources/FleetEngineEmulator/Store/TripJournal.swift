@@ -1,4 +1,3 @@
-import CoreFoundation
 import FleetEngineCodec
 
 #if canImport(Glibc)

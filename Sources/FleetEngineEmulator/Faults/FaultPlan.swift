@@ -14,7 +14,7 @@ public struct FaultPlan: Sendable, Hashable {
     public var delay: Duration = .zero
     /// Calls per second allowed per token (per `authorization` value); over it, RESOURCE_EXHAUSTED
     /// with a RetryInfo saying when the next call will be accepted. Nil for no limit; NaN or a
-    /// negative rate makes ``FleetEngineEmulator/init(configuration:time:)`` throw. The limiter
+    /// negative rate makes ``FleetEngineEmulator/init(configuration:time:logger:)`` throw. The limiter
     /// keeps the buckets of at most 10,000 tokens that are not full again; past that it forgets the
     /// least recently used, whose next call then finds a full bucket.
     public var queriesPerSecond: Double?
@@ -31,7 +31,7 @@ public struct FaultPlan: Sendable, Hashable {
     public init() {}
 
     /// What makes the plan meaningless, or nil: a setting no fault can come of, said with its
-    /// value, for ``FleetEngineEmulator/init(configuration:time:)`` to refuse at once rather than
+    /// value, for ``FleetEngineEmulator/init(configuration:time:logger:)`` to refuse at once rather than
     /// trap or do nothing at a call.
     var problem: String? {
         // NaN would reach the limiter's RetryInfo as Int64(NaN) and trap at the first refused call.

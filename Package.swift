@@ -102,7 +102,10 @@ let package = Package(
         ),
         .target(
             name: "FleetEngineCapture",
-            dependencies: ["FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire"]
+            dependencies: [
+                "FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "TripTracking",

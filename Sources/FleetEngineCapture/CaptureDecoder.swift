@@ -28,6 +28,12 @@ public struct CaptureDecoder: Sendable {
         var resetBy: TCPEndpoint?
         /// The endpoints that finished sending (FIN).
         var finishedSenders: Set<TCPEndpoint> = []
+        /// Whether its first bytes were looked at to tell TLS from cleartext HTTP/2.
+        var transportIsKnown = false
+        /// The decryption of a TLS connection, whose records carry its HTTP/2.
+        var tls: TLSConnectionDecoder?
+        /// The endpoint that sent the ClientHello (or, without one, is taken for the client).
+        var tlsClient: TCPEndpoint?
 
         /// Lets `reader`, which reads what `from` sent, take frames as long as the peer's SETTINGS
         /// allowed when it looks for a frame boundary (after a gap in the capture).
@@ -52,6 +58,12 @@ public struct CaptureDecoder: Sendable {
     /// Whether ``finish()`` is ending the connections: the capture, not the connection, ended.
     private var isFinishing = false
     private var lastTimestamp: CaptureTimestamp?
+    /// The secrets of the capture's TLS connections: ``CaptureOptions/tlsKeyLog`` and those of the
+    /// file's Decryption Secrets Blocks.
+    private var keyLog: TLSKeyLog
+    /// How many TLS connections were seen, and how many of them the key log held secrets for.
+    private var tlsConnectionCount = 0
+    private var tlsConnectionsWithKeys = 0
 
     /// What the frame readers hold, summed afresh: what ``partialFrameBytes`` keeps count of.
     var bufferedByFrameReaders: Int {
@@ -61,6 +73,7 @@ public struct CaptureDecoder: Sendable {
     /// A decoder for one capture.
     public init(options: CaptureOptions = CaptureOptions()) {
         self.options = options
+        self.keyLog = options.tlsKeyLog
     }
 
     /// The number of packets read so far.
@@ -88,6 +101,7 @@ public struct CaptureDecoder: Sendable {
                 if records.isEmpty { throw error }
                 return records
             }
+            readTLSKeyLogs(into: &records)
             guard let packet = next else { break }
             packetCount += 1
             lastTimestamp = packet.timestamp
@@ -124,7 +138,37 @@ public struct CaptureDecoder: Sendable {
         isFinishing = true
         for event in table.finish() { handle(event, into: &records) }
         for id in connections.keys.sorted() { end(id, into: &records) }
+        if !keyLog.isEmpty, tlsConnectionsWithKeys == 0 {
+            let seen =
+                tlsConnectionCount == 0
+                ? "the capture holds no TLS connection whose handshake it saw"
+                : "none of the capture's \(tlsConnectionCount) TLS connections is among them"
+            records.append(
+                .problem(
+                    CaptureProblem(
+                        timestamp: lastTimestamp,
+                        error: CaptureError(
+                            code: .keyLogUnused,
+                            message: "the key log holds secrets for \(keyLog.connectionCount) TLS connections, and "
+                                + seen))))
+        }
         return records
+    }
+
+    /// Adds the key logs of the Decryption Secrets Blocks read so far to the key log; one that does
+    /// not read is reported, and decoding goes on without it.
+    private mutating func readTLSKeyLogs(into records: inout [CaptureRecord]) {
+        for (bytes, byteOffset) in file.takeTLSKeyLogs() {
+            do throws(CaptureError) {
+                keyLog.merge(
+                    try TLSKeyLog(
+                        parsing: bytes, source: "the key log of the Decryption Secrets Block at byte \(byteOffset)"))
+            } catch {
+                var located = error
+                located.byteOffset = byteOffset + (error.byteOffset ?? 0)
+                records.append(.problem(CaptureProblem(timestamp: lastTimestamp, error: located)))
+            }
+        }
     }
 
     // MARK: Connections
@@ -139,31 +183,32 @@ public struct CaptureDecoder: Sendable {
             guard var connection = connections.removeValue(forKey: id) else { return }
             defer { connections[id] = connection }
             guard !connection.isPassedOver else { return }
-            connection.prepare(firstBytes: bytes, from: from, options: options)
-            if !connection.checkPreface(bytes, from: from) {
-                passOver(&connection, at: timestamp, byteOffset: byteOffset, into: &records)
-                return
+            if !connection.transportIsKnown {
+                connection.transportIsKnown = true
+                if TLSRecordReader.looksLikeRecord(bytes) {
+                    connection.startTLS(firstBytes: bytes, from: from)
+                    tlsConnectionCount += 1
+                }
             }
-            // The connection's calls may hold what the others leave of the capture's bound.
-            let heldBefore = connection.calls?.heldBytes ?? 0
-            connection.calls?.heldBytesLimit = max(0, options.maxOpenCallBytes - (heldBytes - heldBefore))
-            var reader =
-                connection.readers.removeValue(forKey: from)
-                ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil)
-            let bufferedBefore = reader.bufferedByteCount
-            connection.bound(&reader, from: from)
-            reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
-            let fromClient = from == connection.client
-            connection.calls?.read(
-                &reader, fromClient: fromClient, timestamp: timestamp, namingConnection: true,
-                into: &records)
-            heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
-            partialFrameBytes += reader.bufferedByteCount - bufferedBefore
-            connection.readers[from] = reader
+            if connection.tls != nil {
+                decrypt(
+                    bytes, on: &connection, from: from, timestamp: timestamp, byteOffset: byteOffset, into: &records)
+            } else {
+                receiveHTTP2(
+                    bytes, on: &connection, from: from, timestamp: timestamp, byteOffset: byteOffset, into: &records)
+            }
         case .gap(let id, let from, let streamOffset, let length, let timestamp):
             guard var connection = connections.removeValue(forKey: id) else { return }
             defer { connections[id] = connection }
             guard !connection.isPassedOver else { return }
+            if var tls = connection.tls {
+                connection.tls = nil
+                var events: [TLSConnectionDecoder.Event] = []
+                tls.lostBytes(length, fromClient: from == connection.tlsClient, into: &events)
+                connection.tls = tls
+                report(events, on: &connection, timestamp: timestamp, byteOffset: nil, into: &records)
+                return
+            }
             connection.clientBytesWentMissing(from: from)
             // What the gap cost, reported after the gap itself.
             var consequences: [CaptureRecord] = []
@@ -217,22 +262,95 @@ public struct CaptureDecoder: Sendable {
         }
     }
 
-    /// Stops decoding a connection that is not HTTP/2: one problem says so, and what its readers
-    /// and calls hold (bytes the server sent before the client spoke) is let go with it.
+    /// Reads the bytes `from` sent on a connection that carries HTTP/2 in the clear, or the
+    /// plaintext of its TLS records: its frames, then its calls.
+    private mutating func receiveHTTP2(
+        _ bytes: ArraySlice<UInt8>, on connection: inout Connection, from: TCPEndpoint, timestamp: CaptureTimestamp,
+        byteOffset: Int64, into records: inout [CaptureRecord]
+    ) {
+        connection.prepare(firstBytes: bytes, from: from, options: options)
+        if !connection.checkPreface(bytes, from: from) {
+            let inTLS = connection.tls != nil
+            passOver(&connection, code: .notHTTP2, at: timestamp, byteOffset: byteOffset, into: &records) { label in
+                inTLS
+                    ? "the client's first bytes inside TLS on \(label) are not the HTTP/2 connection preface: the "
+                        + "connection does not carry HTTP/2, and its bytes are passed over"
+                    : "the client's first bytes on \(label) are not the HTTP/2 connection preface: it is not "
+                        + "cleartext HTTP/2 (TLS, or another protocol), and its bytes are passed over"
+            }
+            return
+        }
+        // The connection's calls may hold what the others leave of the capture's bound.
+        let heldBefore = connection.calls?.heldBytes ?? 0
+        connection.calls?.heldBytesLimit = max(0, options.maxOpenCallBytes - (heldBytes - heldBefore))
+        var reader =
+            connection.readers.removeValue(forKey: from)
+            ?? HTTP2FrameReader(startsAtConnectionStart: connection.tcp.initiator != nil || connection.tls != nil)
+        let bufferedBefore = reader.bufferedByteCount
+        connection.bound(&reader, from: from)
+        reader.append(bytes, byteOffset: byteOffset, timestamp: timestamp)
+        let fromClient = from == connection.client
+        connection.calls?.read(
+            &reader, fromClient: fromClient, timestamp: timestamp, namingConnection: true,
+            into: &records)
+        heldBytes += (connection.calls?.heldBytes ?? 0) - heldBefore
+        partialFrameBytes += reader.bufferedByteCount - bufferedBefore
+        connection.readers[from] = reader
+    }
+
+    /// Decrypts the bytes `from` sent on a TLS connection and reads the plaintext as HTTP/2.
+    private mutating func decrypt(
+        _ bytes: ArraySlice<UInt8>, on connection: inout Connection, from: TCPEndpoint, timestamp: CaptureTimestamp,
+        byteOffset: Int64, into records: inout [CaptureRecord]
+    ) {
+        guard var tls = connection.tls else { return }
+        connection.tls = nil
+        let hadKeys = tls.foundKeys
+        var events: [TLSConnectionDecoder.Event] = []
+        tls.receive(bytes, fromClient: from == connection.tlsClient, keyLog: keyLog, into: &events)
+        if tls.foundKeys, !hadKeys { tlsConnectionsWithKeys += 1 }
+        connection.tls = tls
+        report(events, on: &connection, timestamp: timestamp, byteOffset: byteOffset, into: &records)
+    }
+
+    /// Acts on what a TLS connection's records amounted to.
+    private mutating func report(
+        _ events: [TLSConnectionDecoder.Event], on connection: inout Connection, timestamp: CaptureTimestamp,
+        byteOffset: Int64?, into records: inout [CaptureRecord]
+    ) {
+        for event in events {
+            guard !connection.isPassedOver else { return }
+            switch event {
+            case .plaintext(let plaintext, let fromClient):
+                let sender = connection.endpoint(isClient: fromClient)
+                receiveHTTP2(
+                    plaintext[...], on: &connection, from: sender, timestamp: timestamp, byteOffset: byteOffset ?? 0,
+                    into: &records)
+            case .problem(let code, let message):
+                records.append(
+                    connection.problem(code, at: timestamp, byteOffset: byteOffset) { "TLS on \($0): \(message)" })
+            case .passOver(let code, let message):
+                passOver(&connection, code: code, at: timestamp, byteOffset: byteOffset, into: &records) {
+                    "TLS on \($0): \(message)"
+                }
+            }
+        }
+    }
+
+    /// Stops decoding a connection that is not HTTP/2, or cannot be decrypted: one problem says
+    /// so, and what its readers and calls hold (bytes the server sent before the client spoke) is
+    /// let go with it.
     private mutating func passOver(
-        _ connection: inout Connection, at timestamp: CaptureTimestamp, byteOffset: Int64,
-        into records: inout [CaptureRecord]
+        _ connection: inout Connection, code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64?,
+        into records: inout [CaptureRecord], message: (_ label: String) -> String
     ) {
         connection.isPassedOver = true
         heldBytes -= connection.calls?.heldBytes ?? 0
         partialFrameBytes -= connection.bufferedByReaders
         connection.readers = [:]
-        records.append(
-            connection.problem(.notHTTP2, at: timestamp, byteOffset: byteOffset) { label in
-                "the client's first bytes on \(label) are not the HTTP/2 connection preface: it is not cleartext "
-                    + "HTTP/2 (TLS, or another protocol), and its bytes are passed over"
-            })
+        records.append(connection.problem(code, at: timestamp, byteOffset: byteOffset, message: message))
         connection.calls = nil
+        connection.tls = nil
     }
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
@@ -344,6 +462,30 @@ extension CaptureDecoder.Connection {
             CaptureProblem(
                 timestamp: timestamp, connection: calls?.connection,
                 error: CaptureError(code: code, message: message(label), byteOffset: byteOffset)))
+    }
+
+    /// Starts decrypting a connection whose first bytes are a TLS record. Its client is the side
+    /// that sent a ClientHello; without one (a capture that began mid-connection), the side that
+    /// opened the connection or has the higher port, as for HTTP/2.
+    fileprivate mutating func startTLS(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint) {
+        let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
+        let start = firstBytes.startIndex
+        let isClientHello = firstBytes[start] == 22 && firstBytes.count > 5 && firstBytes[start + 5] == 1
+        if isClientHello {
+            tlsClient = from
+        } else if let initiator = tcp.initiator {
+            tlsClient = initiator
+        } else {
+            tlsClient = from.port > other.port ? from : other
+        }
+        tls = TLSConnectionDecoder()
+    }
+
+    /// The TLS client's endpoint (`isClient`), or the server's.
+    fileprivate func endpoint(isClient: Bool) -> TCPEndpoint {
+        let client = tlsClient ?? tcp.firstSource
+        let server = client == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
+        return isClient ? client : server
     }
 
     /// Bytes `from` sent are missing: if they are the client's and the preface was not yet seen

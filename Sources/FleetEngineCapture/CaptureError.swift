@@ -25,6 +25,13 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case tooManyOpenCalls
             case notHTTP2
             case readFailed
+            case malformedKeyLog
+            case malformedTLSRecord
+            case tlsHandshakeMissing
+            case tlsKeyMissing
+            case tlsDecryptionFailed
+            case tlsUnsupported
+            case keyLogUnused
         }
 
         private let wrapped: Wrapped
@@ -54,11 +61,32 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         /// was given up with what it belonged to.
         public static let tooManyOpenCalls = Code(.tooManyOpenCalls)
         /// A connection whose start the capture holds did not begin with the HTTP/2 client preface
-        /// (RFC 9113 section 3.4): it is not cleartext HTTP/2 (TLS, or another protocol), and its
-        /// bytes are passed over.
+        /// (RFC 9113 section 3.4), or whose TLS handshake chose another protocol with ALPN: it is
+        /// not HTTP/2, and its bytes are passed over.
         public static let notHTTP2 = Code(.notHTTP2)
         /// The input could not be read (a file that cannot be opened, an I/O error).
         public static let readFailed = Code(.readFailed)
+        /// A line of an NSS key log (RFC 9850) is not `LABEL CLIENT_RANDOM SECRET` in hex, or a
+        /// secret has the wrong length; the message names the log and the line.
+        public static let malformedKeyLog = Code(.malformedKeyLog)
+        /// A TLS connection's bytes break the record layer or the handshake's structure (a record
+        /// header that is not one, a record longer than TLS allows, application data before the
+        /// handshake): the direction, or the connection, is read no further.
+        public static let malformedTLSRecord = Code(.malformedTLSRecord)
+        /// A TLS connection whose handshake the capture does not hold (it began after the
+        /// ClientHello): without its client random no key log entry can be matched, so nothing of
+        /// it is decoded.
+        public static let tlsHandshakeMissing = Code(.tlsHandshakeMissing)
+        /// A TLS connection, or one direction of it, has no secrets in the key log: its records
+        /// are passed over.
+        public static let tlsKeyMissing = Code(.tlsKeyMissing)
+        /// A protected TLS record did not open (its authentication tag did not match: a secret that
+        /// is not the connection's, or damaged bytes); its direction is read no further.
+        public static let tlsDecryptionFailed = Code(.tlsDecryptionFailed)
+        /// A TLS connection uses a version or cipher suite the decoder does not decrypt.
+        public static let tlsUnsupported = Code(.tlsUnsupported)
+        /// A note: the key log holds secrets, but for none of the capture's TLS connections.
+        public static let keyLogUnused = Code(.keyLogUnused)
 
         /// The text the tool prints for this value.
         public var description: String {
@@ -73,6 +101,13 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
             case .tooManyOpenCalls: "too many open calls"
             case .notHTTP2: "not HTTP/2"
             case .readFailed: "read failed"
+            case .malformedKeyLog: "malformed key log"
+            case .malformedTLSRecord: "malformed TLS record"
+            case .tlsHandshakeMissing: "TLS handshake missing"
+            case .tlsKeyMissing: "TLS key missing"
+            case .tlsDecryptionFailed: "TLS decryption failed"
+            case .tlsUnsupported: "TLS unsupported"
+            case .keyLogUnused: "key log unused"
             }
         }
     }

@@ -25,12 +25,17 @@ public struct CaptureOptions: Sendable {
     /// DATA frame ends as a call the capture lost; a header block is lost), and reading goes on
     /// after it. 128 MiB by default: eight 16 MiB frames at once.
     public var maxPartialFrameBytes: Int
+    /// The secrets that decrypt the capture's TLS connections (an NSS key log, e.g. the file
+    /// `SSLKEYLOGFILE` named when the traffic was made). A pcapng file's Decryption Secrets Blocks
+    /// add theirs to it. Empty by default: TLS connections are then reported and passed over.
+    public var tlsKeyLog: TLSKeyLog
 
     /// Options from their parts.
     public init(
         methodOverride: String? = nil, maxMessageSize: Int = 16 << 20, maxOpenCallBytes: Int = 64 << 20,
-        maxPartialFrameBytes: Int = 128 << 20
+        maxPartialFrameBytes: Int = 128 << 20, tlsKeyLog: TLSKeyLog = TLSKeyLog()
     ) {
+        self.tlsKeyLog = tlsKeyLog
         self.methodOverride = methodOverride
         self.maxMessageSize = maxMessageSize
         self.maxOpenCallBytes = maxOpenCallBytes

@@ -89,6 +89,9 @@ extension CaptureFileReader {
                     length: length, blockOffset: blockOffset, interfaceIDIs16Bits: true, malformed: malformed))
         case PcapNGBlock.simplePacketType:
             result = .packet(try readSimplePacket(length: length, blockOffset: blockOffset, malformed: malformed))
+        case PcapNGBlock.decryptionSecretsType:
+            try readDecryptionSecrets(length: length, blockOffset: blockOffset, malformed: malformed)
+            result = .consumed
         default:
             result = .consumed
         }
@@ -97,6 +100,34 @@ extension CaptureFileReader {
         }
         readIndex += length
         return result
+    }
+
+    /// Keeps the TLS key log of a Decryption Secrets Block (section 4.7), as `editcap
+    /// --inject-secrets tls,KEYS` writes it, for ``takeTLSKeyLogs()``; secrets of other types
+    /// (WireGuard, ZigBee, ...) are passed over.
+    private mutating func readDecryptionSecrets(
+        length: Int, blockOffset: Int64, malformed: (String) -> CaptureError
+    ) throws(CaptureError) {
+        let bigEndian = self.bigEndian
+        let (secretsType, secretsLength) = withUnreadBytes { raw in
+            let fields = CaptureFieldReader(raw, bigEndian: bigEndian)
+            return (fields.uint32(at: 8), Int(fields.uint32(at: 12)))
+        }
+        let dataOffset = 16
+        let room = length - dataOffset - 4
+        guard secretsLength <= room else {
+            throw malformed("claims \(secretsLength) bytes of secrets, more than its \(room) bytes of room")
+        }
+        guard secretsType == PcapNGBlock.tlsKeyLogSecretsType else { return }
+        tlsKeyLogs.append(
+            (Array(copyUnreadBytes(from: dataOffset, count: secretsLength)), blockOffset + Int64(dataOffset)))
+    }
+
+    /// The TLS key logs of the Decryption Secrets Blocks read since the last call, with the byte
+    /// offset of each in the file.
+    mutating func takeTLSKeyLogs() -> [(bytes: [UInt8], byteOffset: Int64)] {
+        defer { tlsKeyLogs.removeAll() }
+        return tlsKeyLogs
     }
 
     /// The interface an Interface Description Block describes (section 4.2).

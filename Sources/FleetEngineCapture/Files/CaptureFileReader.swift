@@ -56,6 +56,8 @@ public struct CaptureFileReader: Sendable {
     var pcapLinkType = LinkType.ethernet
     /// The interfaces described so far in the current pcapng section, numbered from 0.
     var interfaces: [PcapNGInterface] = []
+    /// The TLS key logs of Decryption Secrets Blocks not yet taken (``takeTLSKeyLogs()``).
+    var tlsKeyLogs: [(bytes: [UInt8], byteOffset: Int64)] = []
     /// The timestamp of the last packet returned, which a pcapng Simple Packet Block reuses.
     var lastTimestamp = CaptureTimestamp(seconds: 0, nanoseconds: 0)
 

@@ -26,6 +26,10 @@ enum PcapNGBlock {
     static let simplePacketType: UInt32 = 0x0000_0003
     /// Enhanced Packet Block (section 4.3).
     static let enhancedPacketType: UInt32 = 0x0000_0006
+    /// Decryption Secrets Block (section 4.7).
+    static let decryptionSecretsType: UInt32 = 0x0000_000A
+    /// The secrets type of a TLS key log in a Decryption Secrets Block ("TLSK").
+    static let tlsKeyLogSecretsType: UInt32 = 0x544C_534B
 
     /// The Section Header Block's byte-order magic, as the writer's machine stored it (section 4.1).
     static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
@@ -52,6 +56,7 @@ enum PcapNGBlock {
         case interfaceDescriptionType: 20  // link type, reserved, snap length
         case enhancedPacketType, obsoletePacketType: 32  // interface (and drops), timestamp, two lengths
         case simplePacketType: 16  // original length
+        case decryptionSecretsType: 20  // secrets type, secrets length
         default: framingLength
         }
     }
@@ -64,6 +69,7 @@ enum PcapNGBlock {
         case enhancedPacketType: "Enhanced Packet Block"
         case obsoletePacketType: "Packet Block"
         case simplePacketType: "Simple Packet Block"
+        case decryptionSecretsType: "Decryption Secrets Block"
         default: "block of type \(PcapFormat.hex(type))"
         }
     }

@@ -1,0 +1,168 @@
+/// What the decoder reads of a TLS handshake message (RFC 8446 section 4, RFC 5246 section 7.4):
+/// the hellos' randoms, the suite and version the server chose, ALPN, and the messages that
+/// change keys. Other messages are known by their type alone.
+enum TLSHandshakeMessage: Sendable, Equatable {
+    case clientHello(random: [UInt8])
+    case serverHello(ServerHello)
+    /// TLS 1.3: the server's extensions, protected with its handshake keys.
+    case encryptedExtensions(alpn: String?)
+    case finished
+    /// TLS 1.3: the sender's next records use its next traffic secret.
+    case keyUpdate
+    case other(type: UInt8)
+
+    struct ServerHello: Sendable, Equatable {
+        var random: [UInt8]
+        var cipherSuite: UInt16
+        /// The version from the supported_versions extension (TLS 1.3), else the legacy field.
+        var version: UInt16
+        /// The protocol the server chose with ALPN (RFC 7301), when it is in the ServerHello (TLS 1.2).
+        var alpn: String?
+
+        /// RFC 8446 section 4.1.3: a ServerHello with this random is a HelloRetryRequest.
+        static let helloRetryRequestRandom: [UInt8] = [
+            0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11, 0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
+            0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
+        ]
+
+        var isHelloRetryRequest: Bool { random == Self.helloRetryRequestRandom }
+    }
+
+    /// A handshake message that breaks its own structure.
+    struct Malformed: Error, Sendable {
+        var message: String
+    }
+
+    static let clientHelloType: UInt8 = 1
+    static let serverHelloType: UInt8 = 2
+    static let encryptedExtensionsType: UInt8 = 8
+    static let finishedType: UInt8 = 20
+    static let keyUpdateType: UInt8 = 24
+
+    private static let supportedVersionsExtension: UInt16 = 43
+    private static let alpnExtension: UInt16 = 16
+
+    /// The message of `type` with this body.
+    static func parse(type: UInt8, body: ArraySlice<UInt8>) throws(Malformed) -> TLSHandshakeMessage {
+        var reader = TLSByteReader(body)
+        do throws(TLSByteReader.OutOfBytes) {
+            switch type {
+            case clientHelloType:
+                _ = try reader.uint16()  // legacy_version
+                return .clientHello(random: Array(try reader.bytes(32)))
+            case serverHelloType:
+                var version = try reader.uint16()
+                let random = Array(try reader.bytes(32))
+                _ = try reader.vector(lengthBytes: 1)  // legacy_session_id_echo
+                let suite = try reader.uint16()
+                _ = try reader.uint8()  // legacy_compression_method
+                var alpn: String?
+                if !reader.isAtEnd {
+                    for (extensionType, data) in try extensions(&reader) {
+                        var value = TLSByteReader(data)
+                        if extensionType == supportedVersionsExtension {
+                            version = try value.uint16()
+                        } else if extensionType == alpnExtension {
+                            alpn = try protocolName(&value)
+                        }
+                    }
+                }
+                return .serverHello(ServerHello(random: random, cipherSuite: suite, version: version, alpn: alpn))
+            case encryptedExtensionsType:
+                var alpn: String?
+                for (extensionType, data) in try extensions(&reader) where extensionType == alpnExtension {
+                    var value = TLSByteReader(data)
+                    alpn = try protocolName(&value)
+                }
+                return .encryptedExtensions(alpn: alpn)
+            case finishedType: return .finished
+            case keyUpdateType: return .keyUpdate
+            default: return .other(type: type)
+            }
+        } catch {
+            throw Malformed(message: "a handshake message of type \(type) ends inside one of its fields")
+        }
+    }
+
+    /// The extensions block: a 16-bit length, then type, length and data of each extension.
+    private static func extensions(
+        _ reader: inout TLSByteReader
+    ) throws(TLSByteReader.OutOfBytes) -> [(UInt16, ArraySlice<UInt8>)] {
+        var block = TLSByteReader(try reader.vector(lengthBytes: 2))
+        var extensions: [(UInt16, ArraySlice<UInt8>)] = []
+        while !block.isAtEnd {
+            let type = try block.uint16()
+            extensions.append((type, try block.vector(lengthBytes: 2)))
+        }
+        return extensions
+    }
+
+    /// The one protocol of a server's ALPN extension: a ProtocolNameList holding one name.
+    private static func protocolName(_ reader: inout TLSByteReader) throws(TLSByteReader.OutOfBytes) -> String {
+        var list = TLSByteReader(try reader.vector(lengthBytes: 2))
+        return String(decoding: try list.vector(lengthBytes: 1), as: UTF8.self)
+    }
+}
+
+/// Reads the fields of a handshake message from the front.
+struct TLSByteReader {
+    struct OutOfBytes: Error {}
+
+    private var bytes: ArraySlice<UInt8>
+
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+    var isAtEnd: Bool { bytes.isEmpty }
+
+    mutating func bytes(_ count: Int) throws(OutOfBytes) -> ArraySlice<UInt8> {
+        guard bytes.count >= count else { throw OutOfBytes() }
+        defer { bytes = bytes.dropFirst(count) }
+        return bytes.prefix(count)
+    }
+
+    mutating func uint8() throws(OutOfBytes) -> UInt8 { try bytes(1).first ?? 0 }
+
+    mutating func uint16() throws(OutOfBytes) -> UInt16 {
+        let two = try bytes(2)
+        return UInt16(two[two.startIndex]) << 8 | UInt16(two[two.startIndex + 1])
+    }
+
+    /// A vector whose length comes first, in `lengthBytes` bytes.
+    mutating func vector(lengthBytes: Int) throws(OutOfBytes) -> ArraySlice<UInt8> {
+        let length = try bytes(lengthBytes).reduce(0) { $0 << 8 | Int($1) }
+        return try bytes(length)
+    }
+}
+
+/// Joins the handshake messages of one direction as their records bring them: a message may span
+/// records, and a record may hold several.
+struct TLSHandshakeReassembler: Sendable {
+    /// A handshake message longer than this is taken for damage: certificate chains are a few
+    /// kilobytes, and no message the decoder reads comes near it.
+    static let maxMessageLength = 1 << 18
+
+    private var pending: [UInt8] = []
+
+    /// The messages `fragment` completes, as type and body.
+    mutating func append(
+        _ fragment: ArraySlice<UInt8>
+    ) throws(TLSHandshakeMessage.Malformed) -> [TLSHandshakeMessage] {
+        pending += fragment
+        var messages: [TLSHandshakeMessage] = []
+        var start = 0
+        while pending.count - start >= 4 {
+            let length = Int(pending[start + 1]) << 16 | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
+            guard length <= Self.maxMessageLength else {
+                throw TLSHandshakeMessage.Malformed(
+                    message: "a handshake message announces \(length) bytes, more than the \(Self.maxMessageLength) "
+                        + "the decoder reads")
+            }
+            guard pending.count - start >= 4 + length else { break }
+            messages.append(
+                try TLSHandshakeMessage.parse(type: pending[start], body: pending[(start + 4)..<(start + 4 + length)]))
+            start += 4 + length
+        }
+        pending.removeFirst(start)
+        return messages
+    }
+}

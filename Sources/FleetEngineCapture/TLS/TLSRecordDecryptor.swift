@@ -1,0 +1,112 @@
+import Crypto
+
+/// Opens the protected records of one direction of a TLS connection, in order: the AEAD of its
+/// suite (swift-crypto's AES-GCM or ChaCha20-Poly1305), the per-record nonce, the additional data,
+/// and the sequence number that both depend on.
+struct TLSRecordDecryptor: Sendable {
+    /// Why a record did not open.
+    enum Failure: Error, Sendable {
+        /// Too short to hold the explicit nonce and the tag.
+        case tooShort(Int)
+        /// The tag did not match: wrong key, or damaged bytes.
+        case authenticationFailed
+        /// TLS 1.3: the plaintext was all padding, with no content type (RFC 8446 section 5.4).
+        case noContentType
+    }
+
+    let suite: TLSCipherSuite
+    private var key: SymmetricKey
+    private var iv: [UInt8]
+    /// TLS 1.3: the secret the key and IV came from, for KeyUpdate.
+    private var trafficSecret: [UInt8]?
+    /// The sequence number of the next record (RFC 8446 section 5.3, RFC 5246 section 6.1).
+    private(set) var sequenceNumber: UInt64 = 0
+
+    /// TLS 1.3: records protected with keys from `trafficSecret`.
+    init(tls13 suite: TLSCipherSuite, trafficSecret: [UInt8]) {
+        self.suite = suite
+        let keys = TLSKeySchedule.trafficKeys(suite, secret: trafficSecret)
+        self.key = SymmetricKey(data: keys.key)
+        self.iv = keys.iv
+        self.trafficSecret = trafficSecret
+    }
+
+    /// TLS 1.2: records protected with a write key and IV from the key block.
+    init(tls12 suite: TLSCipherSuite, key: [UInt8], iv: [UInt8]) {
+        self.suite = suite
+        self.key = SymmetricKey(data: key)
+        self.iv = iv
+        self.trafficSecret = nil
+    }
+
+    /// TLS 1.3 KeyUpdate (RFC 8446 section 4.6.3): the next records use the next traffic secret,
+    /// and their sequence numbers start again from 0.
+    mutating func updateKeys() {
+        guard let trafficSecret else { return }
+        self = TLSRecordDecryptor(
+            tls13: suite, trafficSecret: TLSKeySchedule.nextTrafficSecret(suite, secret: trafficSecret))
+    }
+
+    /// The tag's length for both ciphers.
+    private static let tagLength = 16
+
+    /// Opens the next record: `header` is its five bytes, `fragment` what follows them.
+    ///
+    /// - Returns: the content type (TLS 1.3: the inner one, padding removed) and the plaintext.
+    mutating func open(
+        header: ArraySlice<UInt8>, fragment: ArraySlice<UInt8>
+    ) throws(Failure) -> (contentType: UInt8, plaintext: [UInt8]) {
+        let explicitNonceLength = suite.fixedIVLength == 4 ? 8 : 0
+        guard fragment.count >= explicitNonceLength + Self.tagLength else { throw .tooShort(fragment.count) }
+        let tagStart = fragment.endIndex - Self.tagLength
+        let ciphertext = fragment[(fragment.startIndex + explicitNonceLength)..<tagStart]
+        let tag = fragment[tagStart...]
+        var nonce: [UInt8]
+        if explicitNonceLength > 0 {
+            // RFC 5288 section 3: the 4-byte salt from the key block, then the record's 8 bytes.
+            nonce = iv + fragment.prefix(explicitNonceLength)
+        } else {
+            // RFC 8446 section 5.3 and RFC 7905 section 2: the sequence number, left-padded to the
+            // IV's length, XORed with the IV.
+            nonce = iv
+            for index in 0..<8 {
+                nonce[nonce.count - 8 + index] ^= UInt8(truncatingIfNeeded: sequenceNumber >> (56 - 8 * index))
+            }
+        }
+        let additionalData: [UInt8]
+        if suite.isTLS13 {
+            // RFC 8446 section 5.2: the record header as sent.
+            additionalData = Array(header)
+        } else {
+            // RFC 5246 section 6.2.3.3: seq_num, type, version, and the plaintext's length.
+            var data = (0..<8).map { UInt8(truncatingIfNeeded: sequenceNumber >> (56 - 8 * $0)) }
+            data.append(header[header.startIndex])
+            data.append(header[header.startIndex + 1])
+            data.append(header[header.startIndex + 2])
+            data.append(UInt8(truncatingIfNeeded: ciphertext.count >> 8))
+            data.append(UInt8(truncatingIfNeeded: ciphertext.count))
+            additionalData = data
+        }
+        var plaintext: [UInt8]
+        do {
+            switch suite.cipher {
+            case .aesGCM:
+                let box = try AES.GCM.SealedBox(
+                    nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
+                plaintext = Array(try AES.GCM.open(box, using: key, authenticating: additionalData))
+            case .chaCha20Poly1305:
+                let box = try ChaChaPoly.SealedBox(
+                    nonce: ChaChaPoly.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
+                plaintext = Array(try ChaChaPoly.open(box, using: key, authenticating: additionalData))
+            }
+        } catch {
+            throw .authenticationFailed
+        }
+        sequenceNumber &+= 1
+        guard suite.isTLS13 else { return (header[header.startIndex], plaintext) }
+        // RFC 8446 section 5.4: TLSInnerPlaintext is the content, its type, then zeros.
+        while let last = plaintext.last, last == 0 { plaintext.removeLast() }
+        guard let contentType = plaintext.popLast() else { throw .noContentType }
+        return (contentType, plaintext)
+    }
+}

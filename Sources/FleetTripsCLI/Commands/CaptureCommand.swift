@@ -26,6 +26,13 @@ struct CaptureCommand: ParsableCommand {
             is marked "headersUncertain": its method and status are likely right, not certain. A message \
             holding fields its type does not define, which proto3 JSON cannot show, gets a note on standard \
             error saying how many and where.
+
+            TLS: with --keylog-file (an NSS key log, as SSLKEYLOGFILE makes curl, browsers and the other \
+            fleettrips commands write it), or with the secrets a pcapng file carries in Decryption Secrets \
+            Blocks (editcap --inject-secrets tls,KEYS), TLS 1.3 and TLS 1.2 connections are decrypted and \
+            their calls printed as for cleartext ones. A TLS connection without secrets, or whose handshake \
+            the capture does not hold, gets a problem line and a note on standard error, and nothing of it \
+            is printed. The key log holds secrets: keep it as you keep the traffic it decrypts.
             """
     )
 
@@ -86,6 +93,15 @@ struct CaptureCommand: ParsableCommand {
         help: ArgumentHelp("With --follow: stop after this many seconds without new bytes.", valueName: "seconds"))
     var followIdleSeconds: Double?
 
+    /// NSS key logs whose secrets decrypt the capture's TLS connections.
+    @Option(
+        name: .customLong("keylog-file"),
+        help: ArgumentHelp(
+            "An NSS key log (what SSLKEYLOGFILE names) whose secrets decrypt the capture's TLS connections; "
+                + "repeatable. A pcapng file's Decryption Secrets Blocks are used without it.",
+            valueName: "path"))
+    var keyLogFiles: [String] = []
+
     /// The memory the calls left open may hold, in MiB.
     @Option(
         name: .customLong("max-open-call-mib"),
@@ -131,6 +147,13 @@ struct CaptureCommand: ParsableCommand {
             throw ValidationError("--follow-idle-seconds must be a number of seconds from 0 to 86400")
         }
         for status in statuses { _ = try StatusCode.parsingArgument(status) }
+        if rawHTTP2, !keyLogFiles.isEmpty {
+            throw ValidationError("--keylog-file decrypts TLS in packet captures; --h2 input is HTTP/2 already")
+        }
+        if keyLogFiles.contains(where: \.isEmpty) { throw ValidationError("--keylog-file needs a path") }
+        if keyLogFiles.contains("-"), InputFile(path: file).isStandardInput {
+            throw ValidationError("the capture is read from standard input; give --keylog-file as a file")
+        }
         if let maxOpenCallMiB, !(1...(1 << 20)).contains(maxOpenCallMiB) {
             throw ValidationError("--max-open-call-mib must be between 1 and 1048576")
         }
@@ -153,6 +176,7 @@ struct CaptureCommand: ParsableCommand {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
+        options.tlsKeyLog = try readKeyLogs()
         // Each status as the filter compares it: the canonical name, or the number of a code
         // without one (any spelling `fleettrips status` takes, checked in validate()).
         let codes = try statuses.map { try StatusCode.parsingArgument($0) }
@@ -169,6 +193,9 @@ struct CaptureCommand: ParsableCommand {
                 for record in kept {
                     if let notice = Self.unknownFieldsNotice(record) { try notices.write(notice) }
                 }
+            }
+            for record in kept {
+                if let notice = Self.tlsNotice(record) { try notices.write(notice) }
             }
         }
         do {
@@ -212,6 +239,39 @@ struct CaptureCommand: ParsableCommand {
             }
             try emit(decoder.finish())
         }
+    }
+
+    /// The key logs of `--keylog-file`, merged.
+    private func readKeyLogs() throws -> TLSKeyLog {
+        var keyLog = TLSKeyLog()
+        for path in keyLogFiles {
+            // A key log is a text file of a few lines per connection; 256 MiB is far past any real one.
+            let limit = 256 << 20
+            let bytes = try InputFile(path: path).readAll(atMost: limit)
+            guard bytes.count <= limit else {
+                throw ValidationError("--keylog-file \(path) is over 256 MiB: it is not a key log")
+            }
+            keyLog.merge(try TLSKeyLog(parsing: bytes, source: path))
+        }
+        return keyLog
+    }
+
+    /// The note on standard error for a TLS connection that was not decrypted, or a key log that
+    /// matched no connection; nil for any other record.
+    static func tlsNotice(_ record: CaptureRecord) -> [UInt8]? {
+        guard case .problem(let problem) = record else { return nil }
+        let advice: String
+        switch problem.error.code {
+        case .tlsKeyMissing:
+            advice = ", with --keylog-file KEYS"
+        case .tlsHandshakeMissing:
+            advice = "; a key log cannot help here: capture the connection from its start"
+        case .keyLogUnused:
+            advice = "; check that --keylog-file names the key log written while this capture was taken"
+        default:
+            return nil
+        }
+        return Array("note: \(problem.error.message)\(advice)\n".utf8)
     }
 
     /// The note for a message decoded with its schema that holds fields the schema does not define,

@@ -8,16 +8,18 @@
 # that trip followed over gRPC to COMPLETE with every event printed.
 #
 # Installs, when missing: Debian's libprotobuf-c-dev (the codec's C runtime), protobuf-c-compiler
-# and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), and
-# from PyPI, into the project's virtualenv .venv, Google's google-maps-fleetengine, grpcio and
-# grpcio-status (the independent references the tests compare against). Run as root, or with sudo
-# available.
+# and protobuf-compiler (code generation checks), zlib1g-dev (gRPC message compression), tshark
+# (the reference Scripts/check-tls-captures.py compares `fleettrips capture` with; installed
+# non-interactively it answers no to wireshark-common's question about letting non-root users
+# capture), and from PyPI, into the project's virtualenv .venv, Google's google-maps-fleetengine,
+# grpcio and grpcio-status (the independent references the tests compare against). Run as root, or
+# with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
-apt_packages=(libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config)
+apt_packages=(libprotobuf-c-dev protobuf-c-compiler protobuf-compiler zlib1g-dev pkg-config tshark)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

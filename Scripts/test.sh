@@ -12,7 +12,9 @@
 #    macro arguments, see Scripts/check-test-closures.py);
 # 5. the binary decoder agrees with Google's parser on the committed fuzz corpus;
 # 6. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`);
-# 7. the grpcio TripService the client tests run against behaves as its fixtures say.
+# 7. the TLS captures decrypt to what tshark decrypts with the same key logs, message for message
+#    (Scripts/check-tls-captures.py);
+# 8. the grpcio TripService the client tests run against behaves as its fixtures say.
 #
 # Everything builds with warnings as errors, as CI requires; further arguments go to `swift build`
 # and `swift test`.
@@ -33,5 +35,6 @@ swift test "$@"
 "$python" Scripts/check-test-closures.py
 "$python" Scripts/differential-check.py FuzzTesting/Corpus
 swift build --product fleettrips "$@"
+"$python" Scripts/check-tls-captures.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-emulator-with-google-client.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-grpcio-trip-server.py

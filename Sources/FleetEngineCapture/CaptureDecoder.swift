@@ -457,10 +457,14 @@ extension CaptureDecoder.Connection {
         _ code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64? = nil,
         message: (_ label: String) -> String
     ) -> CaptureRecord {
+        // A TLS connection is named before its HTTP/2 starts, by the side that sent the ClientHello.
+        let named =
+            calls?.connection
+            ?? tlsClient.map { CapturedConnection(id: tcp.id, client: $0, server: endpoint(isClient: false)) }
         let label = calls.map { "\($0.connection)" } ?? tcp.description
         return .problem(
             CaptureProblem(
-                timestamp: timestamp, connection: calls?.connection,
+                timestamp: timestamp, connection: named,
                 error: CaptureError(code: code, message: message(label), byteOffset: byteOffset)))
     }
 

@@ -37,8 +37,8 @@ public struct ClientConfiguration: Sendable {
     /// writes none. Used with either kind of TLS, ignored with plaintext.
     ///
     /// - Warning: The lines decrypt the traffic, tokens and trips included: set this only while
-    ///   debugging, and keep what it writes as secret as the token. See ``TLSKeyLog``.
-    public var tlsKeyLog: TLSKeyLog?
+    ///   debugging, and keep what it writes as secret as the token. See ``TLSKeyLogSink``.
+    public var tlsKeyLog: TLSKeyLogSink?
 
     /// Fleet Engine itself over TLS, with all defaults.
     public init(

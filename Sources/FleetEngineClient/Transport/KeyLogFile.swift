@@ -9,7 +9,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// A key log file opened for appending, the file of ``TLSKeyLog/file(atPath:)``; closed when the
+/// A key log file opened for appending, the file of ``TLSKeyLogSink/file(atPath:)``; closed when the
 /// last key log that holds it is gone.
 final class KeyLogFile: Sendable {
     /// The path as given, for the one warning a failed write gets.

@@ -18,7 +18,7 @@ import NIOSSL
 ///
 /// Set it as ``ClientConfiguration/tlsKeyLog``; it applies to both kinds of TLS transport
 /// security, and plaintext connections have no secrets to log.
-public struct TLSKeyLog: Sendable {
+public struct TLSKeyLogSink: Sendable {
     private enum Destination: Sendable {
         case lines(@Sendable (String) -> Void)
         case file(KeyLogFile)
@@ -48,12 +48,12 @@ public struct TLSKeyLog: Sendable {
     /// connection; the first such failure is logged as a warning by the client's logger, with the
     /// path and the system's reason, never a line.
     ///
-    /// - Warning: The file holds secrets that decrypt the traffic; see ``TLSKeyLog``.
+    /// - Warning: The file holds secrets that decrypt the traffic; see ``TLSKeyLogSink``.
     /// - Throws: INVALID_ARGUMENT (origin `.local`) when the file cannot be opened for appending,
     ///   with the path and the system's reason, so a misconfigured key log fails when the
     ///   configuration is made rather than leave a capture that cannot be decrypted.
-    public static func file(atPath path: String) throws(FleetEngineError) -> TLSKeyLog {
-        TLSKeyLog(destination: .file(try KeyLogFile(openingForAppend: path)))
+    public static func file(atPath path: String) throws(FleetEngineError) -> TLSKeyLogSink {
+        TLSKeyLogSink(destination: .file(try KeyLogFile(openingForAppend: path)))
     }
 
     private init(destination: Destination) {

@@ -10,7 +10,7 @@ import Testing
 @testable import FleetEngineClient
 
 @Suite("TLS key logs: the secrets of our TLS connections to the emulator, as NSS key log lines")
-struct TLSKeyLogTests {
+struct TLSKeyLogSinkTests {
     /// An emulator serving TLS with the test certificate (SANs `localhost` and 127.0.0.1).
     static func tlsEmulator() throws -> EmulatorConfiguration {
         var emulator = EmulatorConfiguration(accessPolicy: .noAuth)
@@ -26,7 +26,7 @@ struct TLSKeyLogTests {
 
     /// A client of the emulator at `port` over `transportSecurity`, with `keyLog`.
     static func configuration(
-        port: Int, transportSecurity: ClientConfiguration.TransportSecurity, keyLog: TLSKeyLog
+        port: Int, transportSecurity: ClientConfiguration.TransportSecurity, keyLog: TLSKeyLogSink
     ) -> ClientConfiguration {
         var configuration = ClientConfiguration(
             endpoint: .init(host: "127.0.0.1", port: port), transportSecurity: transportSecurity)
@@ -61,7 +61,7 @@ struct TLSKeyLogTests {
                 port: try await emulator.listeningPort(),
                 transportSecurity: .tls(
                     trustRoots: .certificates([try Self.testCertificate()]), serverHostname: "localhost"),
-                keyLog: TLSKeyLog { line in received.withLock { $0.append(line) } })
+                keyLog: TLSKeyLogSink { line in received.withLock { $0.append(line) } })
             try await Self.call(configuration, tripID: "key-log-13")
         }
         let texts = received.withLock { $0 }
@@ -129,7 +129,7 @@ struct TLSKeyLogTests {
     func concurrentConnections() async throws {
         let path = Self.temporaryPath("keylog-concurrent")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let keyLog = try TLSKeyLog.file(atPath: path)
+        let keyLog = try TLSKeyLogSink.file(atPath: path)
         let clients = 4
         try await withFleetEngineEmulator(try Self.tlsEmulator()) { emulator in
             let configuration = Self.configuration(
@@ -156,7 +156,7 @@ struct TLSKeyLogTests {
     func plaintextWritesNothing() async throws {
         let received = Mutex<[String]>([])
         try await withEmulatorAndClient(configure: { configuration in
-            configuration.tlsKeyLog = TLSKeyLog { line in received.withLock { $0.append(line) } }
+            configuration.tlsKeyLog = TLSKeyLogSink { line in received.withLock { $0.append(line) } }
         }) { _, client in
             _ = try await client.createTrip(Fixtures.create("key-log-plaintext"))
         }
@@ -167,7 +167,7 @@ struct TLSKeyLogTests {
     func unopenableFile() {
         let path = Self.temporaryPath("no-such-folder") + "/keys.log"
         do {
-            _ = try TLSKeyLog.file(atPath: path)
+            _ = try TLSKeyLogSink.file(atPath: path)
             Issue.record("the key log file opened")
         } catch {
             #expect(error.code == .invalidArgument)

@@ -127,6 +127,7 @@ let package = Package(
                 "FleetEngineEmulator",
                 "FleetEngineClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -232,7 +233,8 @@ let package = Package(
                 "FleetTripsCLI", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineClient", "TripTracking", "FleetEngineTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,13 @@ public struct ClientConfiguration: Sendable {
     /// Values the client puts in each request's `header` (`RequestHeader`) where the caller left
     /// them empty.
     public var requestHeader: RequestHeaderDefaults
+    /// Where the secrets of each TLS connection go, as NSS key log lines (the format of
+    /// `SSLKEYLOGFILE`), so that a capture of the traffic can be decrypted; nil, the default,
+    /// writes none. Used with either kind of TLS, ignored with plaintext.
+    ///
+    /// - Warning: The lines decrypt the traffic, tokens and trips included: set this only while
+    ///   debugging, and keep what it writes as secret as the token. See ``TLSKeyLogSink``.
+    public var tlsKeyLog: TLSKeyLogSink?
 
     /// Fleet Engine itself over TLS, with all defaults.
     public init(
@@ -48,6 +55,7 @@ public struct ClientConfiguration: Sendable {
         self.maxResponseMessageSize = 4 * 1024 * 1024
         self.connectTimeout = .seconds(20)
         self.requestHeader = RequestHeaderDefaults()
+        self.tlsKeyLog = nil
     }
 
     /// A plaintext (h2c) configuration for a server on this machine, such as `fleettrips serve`.
@@ -112,7 +120,8 @@ public struct ClientConfiguration: Sendable {
         /// TLS with a configuration of the caller's; its `applicationProtocols` are set to `["h2"]`.
         /// With `.fullVerification` a host name is checked as ``tls(trustRoots:serverHostname:)``
         /// says; other `certificateVerification` modes are used as given. `serverHostname` is
-        /// refused as there when it is an IP address or empty.
+        /// refused as there when it is an IP address or empty. A `keyLogCallback` of the
+        /// configuration's own is kept, and called beside ``ClientConfiguration/tlsKeyLog``.
         public static func tls(_ configuration: TLSConfiguration, serverHostname: String? = nil) -> TransportSecurity {
             var configuration = configuration
             configuration.applicationProtocols = ["h2"]

@@ -96,7 +96,7 @@ public final class FleetEngineClient: Sendable, Service {
         try configuration.reconnectBackoff.check(field: "reconnectBackoff")
         self.configuration = configuration
         self.logger = logger
-        let connector = try Connector(configuration: configuration, eventLoopGroup: eventLoopGroup)
+        let connector = try Connector(configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger)
         self.manager = ConnectionManager(connector: connector, logger: logger)
         self.executor = EventLoopTaskExecutor(eventLoop: connector.eventLoop)
         self.tokens = TokenCache(provider: tokenProvider)

@@ -1,4 +1,5 @@
 import FleetEngineStatus
+import Logging
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -22,7 +23,11 @@ struct Connector: Sendable {
     /// ``ServerNameVerifier`` for why swift-nio-ssl's own check is not used for it).
     private let serverNameVerifier: ServerNameVerifier?
 
-    init(configuration: ClientConfiguration, eventLoopGroup: any EventLoopGroup) throws(FleetEngineError) {
+    /// A connector for `configuration`; `logger` gets the one warning of a key log file that
+    /// cannot be written.
+    init(
+        configuration: ClientConfiguration, eventLoopGroup: any EventLoopGroup, logger: Logger
+    ) throws(FleetEngineError) {
         self.configuration = configuration
         self.eventLoop = eventLoopGroup.next()
         switch configuration.transportSecurity.mode {
@@ -51,6 +56,9 @@ struct Connector: Sendable {
                 serverNameVerifier = ServerNameVerifier(hostname: serverHostname)
             } else {
                 serverNameVerifier = nil
+            }
+            if let keyLog = configuration.tlsKeyLog {
+                tls.keyLogCallback = keyLog.keyLogCallback(chainingTo: tls.keyLogCallback, logger: logger)
             }
             do {
                 sslContext = try NIOSSLContext(configuration: tls)

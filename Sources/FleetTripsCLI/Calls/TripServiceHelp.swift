@@ -11,4 +11,14 @@ enum TripServiceHelp {
         A trip holding fields the schema does not define, which proto3 JSON cannot show, gets a "note:" line \
         on standard error saying which and where.
         """
+
+    /// How the client commands honour `SSLKEYLOGFILE`.
+    static let keyLogFile = """
+        SSLKEYLOGFILE: when this environment variable names a file, the secrets of each TLS connection are \
+        appended to it as NSS key log lines (the format curl and browsers write for it), so that Wireshark can \
+        decrypt a capture of the traffic. A new file is created readable by its owner only (mode 0600). The file \
+        decrypts everything sent, bearer tokens included: set the variable only while debugging, and delete the \
+        file afterwards. Ignored with --plaintext and when empty; a file that cannot be opened gets a warning on \
+        standard error, and the command goes on without it.
+        """
 }

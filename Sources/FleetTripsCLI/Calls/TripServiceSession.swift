@@ -21,12 +21,15 @@ struct TripServiceSession: Sendable {
     var tokenSource: TokenSource
     /// Whether a failure is reported as JSON rather than text.
     var reportsJSON: Bool
+    /// The file the secrets of the TLS connections are appended to (`SSLKEYLOGFILE`), if any.
+    var keyLogFile: String?
 
     /// A session from its parts.
-    init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool) {
+    init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool, keyLogFile: String? = nil) {
         self.configuration = configuration
         self.tokenSource = tokenSource
         self.reportsJSON = reportsJSON
+        self.keyLogFile = keyLogFile
     }
 
     /// Runs `body` with a client whose connection lives as long as `body` runs.
@@ -49,11 +52,27 @@ struct TripServiceSession: Sendable {
 
     /// Runs `body` as ``run(errorOutput:_:)`` does, handing it `errorOutput` too, for the notes a
     /// command writes there while it goes on (fields the JSON it prints cannot show).
+    ///
+    /// With ``keyLogFile``, the client appends its TLS secrets there; a file that cannot be opened
+    /// gets a `warning:` line on `errorOutput` and the calls go on without it, as curl and
+    /// browsers go on (silently) when `SSLKEYLOGFILE` cannot be opened: a debugging aid, often set
+    /// for a whole shell, must not stop the tool's work.
     func run<ErrorOutput: ByteSink>(
         errorOutput: inout ErrorOutput,
         _ body: (FleetEngineClient, inout ErrorOutput) async throws -> Void
     ) async throws {
         do {
+            var configuration = self.configuration
+            if let keyLogFile {
+                do throws(FleetEngineError) {
+                    configuration.tlsKeyLog = try .file(atPath: keyLogFile)
+                } catch {
+                    try errorOutput.write(
+                        Array(
+                            ("warning: \(CommandEnvironment.keyLogFileVariable): \(error.message); the TLS secrets of "
+                                + "this run are not written\n").utf8))
+                }
+            }
             try await withFleetEngineClient(configuration: configuration, tokenProvider: tokenSource.tokenProvider) {
                 client in
                 try await body(client, &errorOutput)

@@ -120,6 +120,14 @@ struct CaptureCommand: ParsableCommand {
             valueName: "MiB"))
     var maxPartialFrameMiB: Int?
 
+    /// No progress line on the terminal.
+    @Flag(
+        help: ArgumentHelp(
+            "Show no progress line. Without it, while standard error is a terminal (and the records do not go to "
+                + "the same one), a line there shows the bytes read, of the file's size when known, the messages "
+                + "decoded and the rate, and is erased at the end."))
+    var noProgress = false
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     init() {}
 
@@ -171,8 +179,9 @@ struct CaptureCommand: ParsableCommand {
 
     /// Decodes the input as the arguments say and writes the lines to `output`; a message that
     /// holds fields its schema does not define, which its JSON cannot show, gets a `note:` line on
-    /// `notices`, as `fleettrips decode` writes.
-    func run(output: inout some ByteSink, notices: inout some ByteSink) throws {
+    /// `notices`, as `fleettrips decode` writes. With `progress`, it is kept up to date and erased
+    /// before each note and once decoding ends, before the last lines and the summary are written.
+    func run(output: inout some ByteSink, notices: inout some ByteSink, progress: CaptureProgress? = nil) throws {
         var options = CaptureOptions(methodOverride: assumedMethod)
         if let maxOpenCallMiB { options.maxOpenCallBytes = maxOpenCallMiB << 20 }
         if let maxPartialFrameMiB { options.maxPartialFrameBytes = maxPartialFrameMiB << 20 }
@@ -185,13 +194,17 @@ struct CaptureCommand: ParsableCommand {
         var counts = CaptureSummary()
         let renderer = PipelinedLineRenderer()
         func emit(_ records: [CaptureRecord]) throws {
+            progress?.decoded(records)
             let kept = filter.filter(records)
             if summary {
                 counts.add(kept)
             } else {
                 try renderer.submit(kept) { try output.write($0) }
                 for record in kept {
-                    if let notice = Self.unknownFieldsNotice(record) { try notices.write(notice) }
+                    if let notice = Self.unknownFieldsNotice(record) {
+                        progress?.clear()
+                        try notices.write(notice)
+                    }
                 }
             }
             for record in kept {
@@ -199,20 +212,24 @@ struct CaptureCommand: ParsableCommand {
             }
         }
         do {
-            try decode(options: options, emit: emit)
+            try decode(options: options, progress: progress, emit: emit)
         } catch {
+            progress?.finish()
             // What was decoded before the damage is written first, then the error says what and
             // where (tcpdump and tshark do the same with a capture cut short).
             try renderer.finish { try output.write($0) }
             if summary { try output.write(counts.jsonLine) }
             throw error
         }
+        progress?.finish()
         try renderer.finish { try output.write($0) }
         if summary { try output.write(counts.jsonLine) }
     }
 
     /// Decodes the input as the arguments say, handing each batch of records to `emit`.
-    private func decode(options: CaptureOptions, emit: ([CaptureRecord]) throws -> Void) throws {
+    private func decode(
+        options: CaptureOptions, progress: CaptureProgress?, emit: ([CaptureRecord]) throws -> Void
+    ) throws {
         let idle = followIdleSeconds.map { Duration.seconds($0) }
         if rawHTTP2 {
             var decoder = HTTP2StreamDecoder(options: options)
@@ -220,6 +237,7 @@ struct CaptureCommand: ParsableCommand {
                 for (path, fromClient) in [(file, true), (serverFile, false)] {
                     var offset: Int64 = 0
                     try InputFile(path: path).readChunks { chunk in
+                        progress?.read(chunk.count)
                         try emit(decoder.receive(chunk, fromClient: fromClient, byteOffset: offset))
                         offset += Int64(chunk.count)
                     }
@@ -227,6 +245,7 @@ struct CaptureCommand: ParsableCommand {
             } else {
                 var offset: Int64 = 0
                 try InputFile(path: file).readChunks(follow: follow, idleLimit: idle) { chunk in
+                    progress?.read(chunk.count)
                     try emit(decoder.receiveInterleaved(chunk, byteOffset: offset))
                     offset += Int64(chunk.count)
                 }
@@ -235,6 +254,7 @@ struct CaptureCommand: ParsableCommand {
         } else {
             var decoder = CaptureDecoder(options: options)
             try InputFile(path: file).readChunks(follow: follow, idleLimit: idle) { chunk in
+                progress?.read(chunk.count)
                 try emit(decoder.decode(chunk))
             }
             try emit(decoder.finish())
@@ -289,9 +309,11 @@ struct CaptureCommand: ParsableCommand {
         return Array(MessageDecoder.notice(unknown, context: context, type: type.protoMessageName).utf8)
     }
 
-    /// Runs the command, writing to standard output.
+    /// Runs the command, writing to standard output, with progress on standard error when it is a
+    /// terminal (``CaptureProgress/standardError(for:)``).
     func run() throws {
         var output = StandardOutput()
-        try run(output: &output)
+        var notices = StandardError()
+        try run(output: &output, notices: &notices, progress: CaptureProgress.standardError(for: self))
     }
 }

@@ -16,6 +16,8 @@ struct CreateCommand: TripServiceCommand {
                   "pickupPoint": {"point": {"latitude": 52.5, "longitude": 13.4}}}'
 
             \(TripServiceHelp.failureContract)
+
+            \(TripServiceHelp.keyLogFile)
             """
     )
 

@@ -16,6 +16,8 @@ struct FollowCommand: TripServiceCommand {
             refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED. A \
             trip holding fields the schema does not define, which its "message" cannot show, gets a "note:" \
             line on standard error (again only when they change).
+
+            \(TripServiceHelp.keyLogFile)
             """
     )
 

@@ -8,7 +8,7 @@ struct GetCommand: TripServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Print a trip (GetTrip) as proto3 JSON on one line.",
-        discussion: TripServiceHelp.failureContract
+        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.keyLogFile
     )
 
     /// The trip's resource name.

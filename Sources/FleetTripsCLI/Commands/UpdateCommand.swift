@@ -15,6 +15,8 @@ struct UpdateCommand: TripServiceCommand {
                 --trip '{"tripStatus":"ENROUTE_TO_PICKUP"}' --mask trip_status
 
             \(TripServiceHelp.failureContract)
+
+            \(TripServiceHelp.keyLogFile)
             """
     )
 

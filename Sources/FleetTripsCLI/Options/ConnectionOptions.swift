@@ -16,8 +16,25 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     @Flag(
         help: ArgumentHelp(
             "Speak plaintext HTTP/2 (h2c), as `fleettrips serve` does by default; otherwise TLS, checked against "
-                + "the system's trust roots."))
+                + "the system's trust roots (or --ca-cert)."))
     var plaintext = false
+
+    /// A PEM file of certificates to trust instead of the system's roots.
+    @Option(
+        help: ArgumentHelp(
+            "Trust the certificates in this PEM file instead of the system's trust roots, e.g. the self-signed "
+                + "certificate of `fleettrips serve --tls-cert`.",
+            valueName: "path"))
+    var caCert: String?
+
+    /// The host name to check the certificate for, when it is not the endpoint's host.
+    @Option(
+        help: ArgumentHelp(
+            "Check the server's certificate for this host name, and send it as the TLS server name, instead of "
+                + "the --endpoint host: e.g. localhost, for --endpoint 127.0.0.1:PORT and a certificate that names "
+                + "only localhost.",
+            valueName: "host"))
+    var serverName: String?
 
     /// A bearer token, as given.
     @Option(
@@ -55,8 +72,8 @@ struct ConnectionOptions: ParsableArguments, Sendable {
 
     /// Refuses more than one token option, an empty token or command, a `--token` that cannot be
     /// sent in a header (a control character, a byte outside ASCII: the error names the byte and
-    /// its position, never the token), an endpoint that is not `host:port`, and a deadline that is
-    /// not a positive number.
+    /// its position, never the token), an endpoint that is not `host:port`, TLS options that do not
+    /// fit (``validateTLS()``), and a deadline that is not a positive number.
     func validate() throws {
         let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil].filter { $0 }.count
         guard tokenOptions <= 1 else {
@@ -77,6 +94,7 @@ struct ConnectionOptions: ParsableArguments, Sendable {
             throw ValidationError("--token-command needs a command")
         }
         _ = try ClientConfiguration.Endpoint.parsingArgument(endpoint)
+        try validateTLS()
         guard deadline > 0, deadline.isFinite, deadline <= Self.longestDeadline else {
             throw ValidationError(
                 "--deadline must be a positive number of seconds, at most \(Int(Self.longestDeadline))")
@@ -94,20 +112,23 @@ struct ConnectionOptions: ParsableArguments, Sendable {
         return .none
     }
 
-    /// The client's configuration: the endpoint, TLS with the system's trust roots unless
+    /// The client's configuration: the endpoint, TLS (``transportSecurity()``) unless
     /// `--plaintext`, and `--deadline` as both the call deadline and the connection time limit.
     func clientConfiguration() throws -> ClientConfiguration {
         var configuration = ClientConfiguration(
             endpoint: try ClientConfiguration.Endpoint.parsingArgument(endpoint),
-            transportSecurity: plaintext ? .plaintext : .tls())
+            transportSecurity: try transportSecurity())
         let deadline = Duration.seconds(deadline)
         configuration.defaultDeadline = deadline
         configuration.connectTimeout = min(configuration.connectTimeout, deadline)
         return configuration
     }
 
-    /// The session the command's calls run in.
+    /// The session the command's calls run in; over TLS it appends the connections' secrets to
+    /// the file `SSLKEYLOGFILE` names, when it names one (``CommandEnvironment/keyLogFile``).
     func session() throws -> TripServiceSession {
-        TripServiceSession(configuration: try clientConfiguration(), tokenSource: tokenSource, reportsJSON: json)
+        TripServiceSession(
+            configuration: try clientConfiguration(), tokenSource: tokenSource, reportsJSON: json,
+            keyLogFile: plaintext ? nil : CommandEnvironment.keyLogFile)
     }
 }

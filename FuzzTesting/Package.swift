@@ -15,7 +15,12 @@ let statusLibrary = Target.Dependency.product(name: "FleetEngineStatus", package
 
 let package = Package(
     name: "FuzzTesting",
-    dependencies: [.package(path: "../")],
+    dependencies: [
+        .package(path: "../"),
+        // The TLS fuzzer seals the records it feeds the decoder with the AEADs and key schedule of
+        // the suites it reads.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
     targets: [
         .target(name: "CLibFuzzer"),
         .executableTarget(
@@ -33,6 +38,13 @@ let package = Package(
         .executableTarget(name: "FuzzPcapNG", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzTCPReassembly", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
         .executableTarget(name: "FuzzHTTP2Frames", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
+        .executableTarget(name: "FuzzTLSKeyLog", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
+        .executableTarget(
+            name: "FuzzTLSRecords",
+            dependencies: [
+                "CLibFuzzer", "CaptureFuzzing", captureLibrary, .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // What the gRPC wire fuzzers share: the script an input is read as, playing it cut three ways.
         .target(name: "WireFuzzing", dependencies: ["CLibFuzzer", "CaptureFuzzing", wireLibrary, statusLibrary]),
         .executableTarget(

@@ -7,14 +7,17 @@
 # A crash, sanitizer report, timeout (-timeout=10 s per input) or out-of-memory (-rss_limit_mb=2048)
 # is saved in FailCases/<Target>/ and makes the script exit non-zero. New corpus entries the fuzzer
 # finds go to corpus-work/<Target>/ (not committed), the logs to corpus-work/logs/.
-# SECONDS=0 builds and replays only. TARGETs (all six unless named) are run in the order given.
+# SECONDS=0 builds and replays only. TARGETs (all eight unless named) are run in the order given.
 set -uo pipefail
 
 readonly SECONDS_PER_TARGET="${1:-60}"
 if (( $# > 1 )); then
     readonly TARGETS=("${@:2}")
 else
-    readonly TARGETS=(FuzzCaptureFile FuzzPcapNG FuzzTCPReassembly FuzzHTTP2Frames FuzzGRPCResponse FuzzGRPCRequest)
+    readonly TARGETS=(
+        FuzzCaptureFile FuzzPcapNG FuzzTCPReassembly FuzzHTTP2Frames FuzzTLSKeyLog FuzzTLSRecords FuzzGRPCResponse
+        FuzzGRPCRequest
+    )
 fi
 # -use-ld=lld: Debian's gold linker fails on the sanitizer build.
 readonly BUILD=(

@@ -175,7 +175,14 @@ struct TLSConnectionDecoder: Sendable {
     ) {
         if direction.isInHandshake, direction.decryptor == nil {
             // No handshake secret: a record that opens with the traffic secret ends the handshake.
-            guard var traffic = direction.trafficDecryptor else { return }
+            guard var traffic = direction.trafficDecryptor else {
+                stop(
+                    &direction, fromClient: fromClient, code: .tlsKeyMissing,
+                    "the key log holds neither a handshake nor a traffic secret for "
+                        + "\(Self.side(fromClient, possessive: false)), so what it sent cannot be decrypted and is "
+                        + "passed over", into: &events)
+                return
+            }
             guard let opened = try? traffic.open(header: header, fragment: fragment) else {
                 direction.unopenedHandshakeRecords += 1
                 if direction.unopenedHandshakeRecords > Self.maxUnopenedHandshakeRecords {

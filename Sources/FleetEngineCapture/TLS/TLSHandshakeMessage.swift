@@ -136,33 +136,69 @@ struct TLSByteReader {
 
 /// Joins the handshake messages of one direction as their records bring them: a message may span
 /// records, and a record may hold several.
+///
+/// Only the messages whose fields the decoder reads (the hellos and EncryptedExtensions) are
+/// held until whole; the others (certificates above all) are counted off as they pass, and given
+/// by their type once their last byte has, so a direction holds at most one message the decoder
+/// reads, never a certificate chain.
 struct TLSHandshakeReassembler: Sendable {
-    /// A handshake message longer than this is taken for damage: certificate chains are a few
-    /// kilobytes, and no message the decoder reads comes near it.
-    static let maxMessageLength = 1 << 18
+    /// The longest message whose fields are read: a ClientHello with post-quantum key shares and
+    /// many extensions is a few kilobytes; longer is taken for damage.
+    static let maxMessageLength = 1 << 16
 
+    /// The header, or a message that is read, not yet whole.
     private var pending: [UInt8] = []
+    /// The type of the message being counted off, and how many of its bytes are still to pass.
+    private var skippedType: UInt8 = 0
+    private var skippedRemaining = 0
 
-    /// The messages `fragment` completes, as type and body.
+    /// Whether the fields of a message of `type` are read.
+    private static func isRead(_ type: UInt8) -> Bool {
+        type == TLSHandshakeMessage.clientHelloType || type == TLSHandshakeMessage.serverHelloType
+            || type == TLSHandshakeMessage.encryptedExtensionsType
+    }
+
+    /// The messages `fragment` completes.
     mutating func append(
         _ fragment: ArraySlice<UInt8>
     ) throws(TLSHandshakeMessage.Malformed) -> [TLSHandshakeMessage] {
-        pending += fragment
+        var rest = fragment
         var messages: [TLSHandshakeMessage] = []
-        var start = 0
-        while pending.count - start >= 4 {
-            let length = Int(pending[start + 1]) << 16 | Int(pending[start + 2]) << 8 | Int(pending[start + 3])
+        while !rest.isEmpty {
+            if skippedRemaining > 0 {
+                let passed = min(skippedRemaining, rest.count)
+                skippedRemaining -= passed
+                rest = rest.dropFirst(passed)
+                if skippedRemaining == 0 { messages.append(try TLSHandshakeMessage.parse(type: skippedType, body: [])) }
+                continue
+            }
+            if pending.count < 4 {
+                let taken = min(4 - pending.count, rest.count)
+                pending += rest.prefix(taken)
+                rest = rest.dropFirst(taken)
+                guard pending.count == 4 else { break }
+            }
+            let type = pending[0]
+            let length = Int(pending[1]) << 16 | Int(pending[2]) << 8 | Int(pending[3])
+            if !Self.isRead(type) {
+                pending.removeAll(keepingCapacity: true)
+                skippedType = type
+                skippedRemaining = length
+                if length == 0 { messages.append(try TLSHandshakeMessage.parse(type: type, body: [])) }
+                continue
+            }
             guard length <= Self.maxMessageLength else {
                 throw TLSHandshakeMessage.Malformed(
-                    message: "a handshake message announces \(length) bytes, more than the \(Self.maxMessageLength) "
-                        + "the decoder reads")
+                    message: "a handshake message of type \(type) announces \(length) bytes, more than the "
+                        + "\(Self.maxMessageLength) the decoder reads")
             }
-            guard pending.count - start >= 4 + length else { break }
-            messages.append(
-                try TLSHandshakeMessage.parse(type: pending[start], body: pending[(start + 4)..<(start + 4 + length)]))
-            start += 4 + length
+            let taken = min(4 + length - pending.count, rest.count)
+            pending += rest.prefix(taken)
+            rest = rest.dropFirst(taken)
+            guard pending.count == 4 + length else { break }
+            messages.append(try TLSHandshakeMessage.parse(type: type, body: pending[4...]))
+            pending.removeAll(keepingCapacity: true)
         }
-        pending.removeFirst(start)
         return messages
     }
 }

@@ -28,7 +28,7 @@ struct NotHTTP2ConnectionTests {
             + connection.send(conversation.serverBytes, from: .server)
     }
 
-    @Test("a TLS connection with no ClientHello beside a cleartext one: one problem for it, the GetTrip read whole")
+    @Test("a TLS connection with no usable ClientHello beside a cleartext one: one problem, the GetTrip read whole")
     func tlsBesideHTTP2() throws {
         var tls = SyntheticTCPConnection.ipv4(clientPort: 50_001, serverPort: 443)
         // Segments of 16,000 bytes, as many as the longest stream needs.
@@ -46,9 +46,10 @@ struct NotHTTP2ConnectionTests {
         let problems = records.problems
         #expect(problems.count == 1)
         let problem = try #require(problems.first)
-        // The first record announces a handshake message longer than itself, and application data
-        // follows: no ClientHello, so no key log entry could match.
-        #expect(problem.error.code == CaptureError.Code.tlsHandshakeMissing)
+        // The first record announces a ClientHello of 65,793 bytes, longer than any the decoder
+        // reads (64 KiB): the connection cannot be matched to a key log entry.
+        #expect(problem.error.code == CaptureError.Code.malformedTLSRecord)
+        #expect(problem.error.message.contains("65793 bytes"))
         #expect(problem.connection?.client?.port == 50_001)
         #expect(problem.error.message.contains("TLS on "))
         #expect(records.messages.compactMap { $0.message as? Trip } == [HTTP2StreamDecoderTests.trip(points: 5)])

@@ -29,6 +29,11 @@ check-tls-captures.py does the tshark side). Writes into Tests/FleetEngineCaptur
 and for tls13-dsb, VARIANT.pcapng (the capture with its key log injected by `editcap
 --inject-secrets tls,KEYS`, a Decryption Secrets Block) and VARIANT.expected.jsonl, no key log.
 
+The variant ours-tls13 is our own client instead of curl: `BINARY create` then `BINARY get` (two
+connections, TLS 1.3 as our client and the emulator choose it), trusting the certificate with
+--ca-cert and writing the key log through SSLKEYLOGFILE. Its expected.jsonl holds what tshark
+decrypted with that key log, requests and responses alike.
+
 Run as root (tcpdump needs it), from the repository root, with the project's virtualenv:
     .venv/bin/python3 Scripts/make-tls-capture-fixtures.py .build/debug/fleettrips [VARIANT ...]
 """
@@ -251,13 +256,69 @@ def record(variant, emulators, work):
     print(f"    tshark: {summary}; {len(decoded.messages)} messages, as sent and received; wrote {sizes}")
 
 
+def record_ours(variant, binary, emulators, work):
+    """Our client's CreateTrip and GetTrip over TLS, with the key log it wrote (SSLKEYLOGFILE)."""
+    port = emulators["rsa"]
+    certificate = os.path.join(work, "rsa.crt")
+    folder = os.path.join(work, variant)
+    os.makedirs(folder, exist_ok=True)
+    pcap = os.path.join(folder, f"{variant}.pcap")
+    keys = os.path.join(folder, f"{variant}.keys")
+    trip_id = f"tls-{variant}"
+    connection = ["--endpoint", f"127.0.0.1:{port}", "--ca-cert", certificate]
+    commands = [
+        [binary, "create", "--provider", "test-project", "--trip-id", trip_id, "--trip",
+         '{"tripType": "EXCLUSIVE", "numberOfPassengers": 2, '
+         '"pickupPoint": {"point": {"latitude": 48.8584, "longitude": 2.2945}}, '
+         '"dropoffPoint": {"point": {"latitude": 48.853, "longitude": 2.3499}}}', *connection],
+        [binary, "get", f"{PROVIDER}/trips/{trip_id}", *connection],
+    ]
+    tcpdump = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "--immediate-mode", "-w", pcap, f"tcp port {port}"],
+                               stderr=subprocess.PIPE, text=True)
+    tcpdump.stderr.readline()
+    try:
+        time.sleep(0.5)
+        for command in commands:
+            result = subprocess.run(command, env=dict(os.environ, SSLKEYLOGFILE=keys), capture_output=True,
+                                    text=True)
+            if result.returncode != 0:
+                raise SystemExit(f"{variant}: {command[1]} failed: {result.stderr}")
+        time.sleep(0.5)
+    finally:
+        stop(tcpdump)
+    print(f"{variant}: SSLKEYLOGFILE={variant}.keys fleettrips create ... && fleettrips get ... (--ca-cert)")
+    decoded = check.tshark_decode(pcap, keys, [port])
+    summary = check.handshake_summary(decoded)
+    if len(decoded.messages) != 4 or list(decoded.statuses.values()) != [0, 0]:
+        raise SystemExit(f"{variant}: tshark decrypted {len(decoded.messages)} messages, statuses "
+                         f"{list(decoded.statuses.values())}; wanted 4 and two OK")
+    expected = []
+    for request, response in zip(decoded.messages[0::2], decoded.messages[1::2]):
+        sent, request_message, error = check.google_message(request)
+        _, response_message, response_error = check.google_message(response)
+        if error or response_error or request["direction"] != "request":
+            raise SystemExit(f"{variant}: {error or response_error or 'messages out of order'}")
+        expected.append({"method": request["method"], "request": json_format.MessageToDict(request_message),
+                         "response": json_format.MessageToDict(response_message)})
+    stem = os.path.join(FIXTURES, variant)
+    shutil.copyfile(pcap, stem + ".pcap")
+    shutil.copyfile(keys, stem + ".keys")
+    with open(stem + ".expected.jsonl", "w") as output:
+        for entry in expected:
+            output.write(json.dumps(entry, sort_keys=True) + "\n")
+    print(f"    tshark: {summary}; {len(decoded.messages)} messages; wrote {variant}.pcap, .keys, .expected.jsonl")
+
+
+OURS = "ours-tls13"
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         raise SystemExit(__doc__)
     binary = os.path.abspath(sys.argv[1])
-    variants = sys.argv[2:] or list(VARIANTS)
+    variants = sys.argv[2:] or list(VARIANTS) + [OURS]
     for variant in variants:
-        if variant not in VARIANTS:
+        if variant not in VARIANTS and variant != OURS:
             raise SystemExit(f"no variant {variant}: the variants are {', '.join(VARIANTS)}")
     with tempfile.TemporaryDirectory(prefix="tls-captures-") as work:
         os.chmod(work, 0o755)
@@ -270,7 +331,10 @@ def main():
                 processes.append(process)
                 emulators[kind] = port
             for variant in variants:
-                record(variant, emulators, work)
+                if variant == OURS:
+                    record_ours(variant, binary, emulators, work)
+                else:
+                    record(variant, emulators, work)
         finally:
             for process in processes:
                 stop(process)

@@ -13,6 +13,7 @@ struct TLSCaptureFixtureTests {
     static let captures = [
         "tls13-aes128gcm", "tls13-aes256gcm", "tls13-chacha20", "tls13-resumption", "tls12-ecdhe-rsa-aes128gcm",
         "tls12-ecdhe-rsa-aes256gcm", "tls12-ecdhe-rsa-chacha20", "tls12-ecdhe-ecdsa-aes128gcm", "tls12-resumption",
+        "ours-tls13",
     ]
 
     static func keyLog(_ name: String) throws -> TLSKeyLog {

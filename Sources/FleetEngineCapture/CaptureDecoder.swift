@@ -457,10 +457,16 @@ extension CaptureDecoder.Connection {
         _ code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64? = nil,
         message: (_ label: String) -> String
     ) -> CaptureRecord {
-        let label = calls.map { "\($0.connection)" } ?? tcp.description
+        // A TLS connection is named before its HTTP/2 is read, by its TLS client.
+        let named =
+            calls?.connection
+            ?? tlsClient.map { _ in
+                CapturedConnection(id: tcp.id, client: endpoint(isClient: true), server: endpoint(isClient: false))
+            }
+        let label = named.map { "\($0)" } ?? tcp.description
         return .problem(
             CaptureProblem(
-                timestamp: timestamp, connection: calls?.connection,
+                timestamp: timestamp, connection: named,
                 error: CaptureError(code: code, message: message(label), byteOffset: byteOffset)))
     }
 

@@ -29,8 +29,8 @@ struct NotHTTP2ConnectionTests {
     }
 
     @Test(
-        "a TLS connection without a readable ClientHello beside a cleartext one: one TLS problem for it, the "
-            + "GetTrip beside it read whole")
+        "a TLS connection without a readable ClientHello beside a cleartext one: one TLS problem for it, the GetTrip beside it read whole"
+    )
     func tlsBesideHTTP2() throws {
         var tls = SyntheticTCPConnection.ipv4(clientPort: 50_001, serverPort: 443)
         // Segments of 16,000 bytes, as many as the longest stream needs.

@@ -294,7 +294,7 @@ struct TLSConnectionDecoder: Sendable {
                 // After a HelloRetryRequest the second ClientHello keeps the first one's random.
                 if clientRandom == nil { clientRandom = random }
             case .serverHello(let hello) where !fromClient && !hello.isHelloRetryRequest:
-                start(hello, keyLog: keyLog, into: &events)
+                start(hello, server: &direction, keyLog: keyLog, into: &events)
                 if isPassedOver { return }
             default:
                 break
@@ -309,9 +309,12 @@ struct TLSConnectionDecoder: Sendable {
     }
 
     /// Sets up decryption as the ServerHello says, with the secrets the key log has for the
-    /// connection.
-    private mutating func start(_ hello: TLSHandshakeMessage.ServerHello, keyLog: TLSKeyLog, into events: inout [Event])
-    {
+    /// connection. `server` is the server's direction, which ``receive(_:fromClient:keyLog:into:)``
+    /// holds while it reads the ServerHello: what is set up for the server goes there, or it would
+    /// be overwritten when that direction is put back.
+    private mutating func start(
+        _ hello: TLSHandshakeMessage.ServerHello, server: inout Direction, keyLog: TLSKeyLog, into events: inout [Event]
+    ) {
         guard let clientRandom else { return }
         guard hello.version == 0x0303 || hello.version == 0x0304,
             let suite = TLSCipherSuite.named(hello.cipherSuite), suite.isTLS13 == (hello.version == 0x0304)

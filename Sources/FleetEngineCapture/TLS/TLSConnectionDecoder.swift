@@ -57,6 +57,10 @@ struct TLSConnectionDecoder: Sendable {
     /// Whether nothing more of the connection is read.
     private(set) var isPassedOver = false
     private var deliveredApplicationData = false
+    /// Whether the ClientHello offered early_data: the client's 0-RTT records may follow it.
+    private var clientOffersEarlyData = false
+    /// Whether the client's early data was reported.
+    private var reportedEarlyData = false
 
     /// How many handshake records in a row may fail to open with the traffic secret before that
     /// secret is taken for a wrong one: a server's handshake flight is at most a few records.
@@ -139,6 +143,9 @@ struct TLSConnectionDecoder: Sendable {
             case Self.changeCipherSpec:
                 // TLS 1.2: the sender's records are protected from here on (RFC 5246 section 7.1).
                 if let suite, !suite.isTLS13, direction.decryptor != nil { direction.isProtected = true }
+            case Self.applicationData where fromClient && clientOffersEarlyData && suite == nil:
+                // RFC 8446 section 4.2.10: 0-RTT data, sent before the server answered.
+                skipEarlyData(number: number, into: &events)
             case Self.applicationData:
                 passOver(
                     .malformedTLSRecord,
@@ -192,6 +199,22 @@ struct TLSConnectionDecoder: Sendable {
             direction.trafficDecryptor = nil
             received(opened, direction: &direction, fromClient: fromClient, into: &events)
             return
+        }
+        if fromClient, clientOffersEarlyData, direction.isInHandshake, var handshake = direction.decryptor {
+            // RFC 8446 section 4.2.10: the client's 0-RTT records and its EndOfEarlyData are
+            // protected with the early traffic secret, which the decoder does not use. As a server
+            // that skips early data does, records that do not open with the handshake key are
+            // passed over until one does (up to a limit: past it, the key is taken for a wrong one).
+            if let opened = try? handshake.open(header: header, fragment: fragment) {
+                direction.decryptor = handshake
+                received(opened, direction: &direction, fromClient: fromClient, into: &events)
+                return
+            }
+            if direction.unopenedHandshakeRecords < Self.maxUnopenedHandshakeRecords {
+                direction.unopenedHandshakeRecords += 1
+                skipEarlyData(number: number, into: &events)
+                return
+            }
         }
         guard
             let opened = open(
@@ -290,9 +313,12 @@ struct TLSConnectionDecoder: Sendable {
         }
         for message in messages {
             switch message {
-            case .clientHello(let random) where fromClient:
+            case .clientHello(let random, let offersEarlyData) where fromClient:
                 // After a HelloRetryRequest the second ClientHello keeps the first one's random.
-                if clientRandom == nil { clientRandom = random }
+                if clientRandom == nil {
+                    clientRandom = random
+                    clientOffersEarlyData = offersEarlyData
+                }
             case .serverHello(let hello) where !fromClient && !hello.isHelloRetryRequest:
                 start(hello, server: &direction, keyLog: keyLog, into: &events)
                 if isPassedOver { return }
@@ -378,6 +404,17 @@ struct TLSConnectionDecoder: Sendable {
         }
         guard !plaintext.isEmpty else { return }
         events.append(.plaintext(plaintext, fromClient: fromClient))
+    }
+
+    /// Passes over a record of the client's 0-RTT early data, saying so once.
+    private mutating func skipEarlyData(number: Int, into events: inout [Event]) {
+        guard !reportedEarlyData else { return }
+        reportedEarlyData = true
+        events.append(
+            .problem(
+                .tlsUnsupported,
+                "the client's record \(number) is 0-RTT early data, which the decoder does not decrypt (it reads a "
+                    + "connection from its handshake on); the client's early data is passed over"))
     }
 
     private mutating func stop(

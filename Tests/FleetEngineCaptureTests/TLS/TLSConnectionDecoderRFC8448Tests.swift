@@ -113,6 +113,46 @@ struct TLSConnectionDecoderRFC8448Tests {
         ]
     }
 
+    @Test(
+        "a resumed 0-RTT connection: its application data after the handshake is read both ways, its early data reported once",
+        arguments: chunkings)
+    func resumedWithEarlyData(chunkSizes: [Int]) throws {
+        let trace = try RFC8448Trace.resumed0RTT()
+        let text =
+            try trace.fullKeyLog()
+            + (try trace.keyLog(["CLIENT_EARLY_TRAFFIC_SECRET": "client_early_traffic_secret"]))
+        let keyLog = try TLSKeyLog(parsing: Array(text.utf8), source: "RFC 8448 section 4")
+        let outcome = TLSConnectionDecoderHarness.decode(
+            try Self.resumed0RTTRecords(trace), keyLog: keyLog, chunkSizes: chunkSizes)
+        #expect(outcome.clientPlaintext == Self.fiftyOctets)
+        #expect(outcome.serverPlaintext == Self.fiftyOctets)
+        #expect(outcome.passOvers.map(\.message) == [])
+        #expect(outcome.problems.map(\.code) == [.tlsUnsupported])
+        #expect(
+            outcome.problems.map(\.message) == [
+                "the client's record 2 is 0-RTT early data, which the decoder does not decrypt (it reads a "
+                    + "connection from its handshake on); the client's early data is passed over"
+            ])
+    }
+
+    @Test("0-RTT early data that reaches the decoder after the ServerHello (a capture at the server) is skipped too")
+    func earlyDataAfterServerHello() throws {
+        let trace = try RFC8448Trace.resumed0RTT()
+        let keyLog = try TLSKeyLog(parsing: Array(try trace.fullKeyLog().utf8), source: "RFC 8448 section 4")
+        var records = try Self.resumed0RTTRecords(trace)
+        // The early data after the server's flight: the server answered before it arrived.
+        records.insert(records.remove(at: 1), at: 3)
+        let outcome = TLSConnectionDecoderHarness.decode(records, keyLog: keyLog)
+        #expect(outcome.clientPlaintext == Self.fiftyOctets)
+        #expect(outcome.serverPlaintext == Self.fiftyOctets)
+        #expect(outcome.passOvers.map(\.message) == [])
+        #expect(
+            outcome.problems.map(\.message) == [
+                "the client's record 2 is 0-RTT early data, which the decoder does not decrypt (it reads a "
+                    + "connection from its handshake on); the client's early data is passed over"
+            ])
+    }
+
     @Test("section 4 without its two 0-RTT records (the early data and EndOfEarlyData) reads like a full handshake")
     func resumedWithoutEarlyData() throws {
         let trace = try RFC8448Trace.resumed0RTT()

@@ -355,6 +355,11 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
+        if var tls = connection.tls, let timestamp = lastTimestamp {
+            var events: [TLSConnectionDecoder.Event] = []
+            tls.finish(into: &events)
+            report(events, on: &connection, timestamp: timestamp, byteOffset: nil, into: &records)
+        }
         partialFrameBytes -= connection.bufferedByReaders
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }

@@ -120,6 +120,28 @@ struct TLSConnectionDecoder: Sendable {
                     + "the TLS records after them cannot be decrypted and are skipped"))
     }
 
+    /// The connection ended. A side read without handshake secrets whose traffic secret opened
+    /// none of its protected records is reported: they may all have been handshake records, but a
+    /// traffic secret that is not the connection's looks the same, and would otherwise leave the
+    /// side's application data out without a word (the limit on such records is not reached by a
+    /// short connection).
+    mutating func finish(into events: inout [Event]) {
+        guard !isPassedOver else { return }
+        for fromClient in [true, false] {
+            let direction = fromClient ? client : server
+            guard !direction.isStopped, direction.isInHandshake, direction.decryptor == nil,
+                direction.trafficDecryptor != nil, direction.unopenedHandshakeRecords > 0
+            else { continue }
+            events.append(
+                .problem(
+                    .tlsDecryptionFailed,
+                    "none of the \(direction.unopenedHandshakeRecords) protected records "
+                        + "\(Self.side(fromClient, possessive: false)) sent opens with its traffic secret from the key "
+                        + "log (no handshake secret was given): they were all handshake records, or the secret is not "
+                        + "this connection's"))
+        }
+    }
+
     // MARK: Records
 
     private mutating func handle(
@@ -182,7 +204,16 @@ struct TLSConnectionDecoder: Sendable {
     ) {
         if direction.isInHandshake, direction.decryptor == nil {
             // No handshake secret: a record that opens with the traffic secret ends the handshake.
-            guard var traffic = direction.trafficDecryptor else { return }
+            guard var traffic = direction.trafficDecryptor else {
+                // Neither secret of this side is in the key log (or of this suite's length).
+                stop(
+                    &direction, fromClient: fromClient, code: .tlsKeyMissing,
+                    "the key log holds no \(fromClient ? "CLIENT" : "SERVER")_TRAFFIC_SECRET_0 of "
+                        + "\(suite?.hash.length ?? 0) bytes for the connection (its \(suite?.name ?? "") records "
+                        + "need one), so \(Self.side(fromClient, possessive: false))'s records cannot be decrypted",
+                    into: &events)
+                return
+            }
             guard let opened = try? traffic.open(header: header, fragment: fragment) else {
                 direction.unopenedHandshakeRecords += 1
                 if direction.unopenedHandshakeRecords > Self.maxUnopenedHandshakeRecords {
@@ -326,7 +357,8 @@ struct TLSConnectionDecoder: Sendable {
                 break
             }
         }
-        if clientRandom == nil {
+        // A ClientHello may span records (RFC 8446 section 5.1): while one is unfinished, wait.
+        if clientRandom == nil, !direction.handshake.isHoldingPartialMessage {
             passOver(
                 .tlsHandshakeMissing,
                 "the client's first TLS record holds no ClientHello, so the connection's secrets cannot be found "

@@ -184,4 +184,7 @@ struct TLSHandshakeReassembler: Sendable {
         pending.removeFirst(start)
         return messages
     }
+
+    /// Whether the start of a message waits for the records that bring the rest of it.
+    var isHoldingPartialMessage: Bool { !pending.isEmpty }
 }

@@ -31,8 +31,9 @@ enum TLSConnectionDecoderHarness {
         return runs
     }
 
-    /// Decodes `records`. With no chunk sizes each record is given on its own; otherwise the runs
-    /// of records one side sent in a row are cut into chunks of the sizes, used in turn.
+    /// Decodes `records`, then ends the connection. With no chunk sizes each record is given on
+    /// its own; otherwise the runs of records one side sent in a row are cut into chunks of the
+    /// sizes, used in turn.
     static func decode(
         _ records: [(fromClient: Bool, bytes: [UInt8])], keyLog: TLSKeyLog, chunkSizes: [Int] = []
     ) -> Outcome {
@@ -57,6 +58,9 @@ enum TLSConnectionDecoderHarness {
             outcome.decoder.receive(chunk.bytes, fromClient: chunk.fromClient, keyLog: keyLog, into: &events)
             record(events, into: &outcome)
         }
+        var events: [TLSConnectionDecoder.Event] = []
+        outcome.decoder.finish(into: &events)
+        record(events, into: &outcome)
         return outcome
     }
 

@@ -217,6 +217,8 @@ let package = Package(
                 "FleetEngineTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                // Seals the TLS records of synthetic captures with keys the tests choose.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -355,6 +355,11 @@ public struct CaptureDecoder: Sendable {
 
     private mutating func end(_ id: Int, into records: inout [CaptureRecord]) {
         guard var connection = connections.removeValue(forKey: id), !connection.isPassedOver else { return }
+        if var tls = connection.tls, let timestamp = lastTimestamp {
+            var events: [TLSConnectionDecoder.Event] = []
+            tls.finish(into: &events)
+            report(events, on: &connection, timestamp: timestamp, byteOffset: nil, into: &records)
+        }
         partialFrameBytes -= connection.bufferedByReaders
         for endpoint in connection.readers.keys.sorted(by: { $0.description < $1.description }) {
             guard var reader = connection.readers[endpoint] else { continue }
@@ -457,11 +462,13 @@ extension CaptureDecoder.Connection {
         _ code: CaptureError.Code, at timestamp: CaptureTimestamp, byteOffset: Int64? = nil,
         message: (_ label: String) -> String
     ) -> CaptureRecord {
-        // A TLS connection is named before its HTTP/2 starts, by the side that sent the ClientHello.
+        // A TLS connection is named before its HTTP/2 is read, by its TLS client.
         let named =
             calls?.connection
-            ?? tlsClient.map { CapturedConnection(id: tcp.id, client: $0, server: endpoint(isClient: false)) }
-        let label = calls.map { "\($0.connection)" } ?? tcp.description
+            ?? tlsClient.map { _ in
+                CapturedConnection(id: tcp.id, client: endpoint(isClient: true), server: endpoint(isClient: false))
+            }
+        let label = named.map { "\($0)" } ?? tcp.description
         return .problem(
             CaptureProblem(
                 timestamp: timestamp, connection: named,

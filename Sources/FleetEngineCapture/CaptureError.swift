@@ -83,7 +83,8 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A protected TLS record did not open (its authentication tag did not match: a secret that
         /// is not the connection's, or damaged bytes); its direction is read no further.
         public static let tlsDecryptionFailed = Code(.tlsDecryptionFailed)
-        /// A TLS connection uses a version or cipher suite the decoder does not decrypt.
+        /// A TLS connection uses a version or cipher suite the decoder does not decrypt, or sends
+        /// 0-RTT early data, which it does not decrypt either (the rest of the connection is read).
         public static let tlsUnsupported = Code(.tlsUnsupported)
         /// A note: the key log holds secrets, but for none of the capture's TLS connections.
         public static let keyLogUnused = Code(.keyLogUnused)

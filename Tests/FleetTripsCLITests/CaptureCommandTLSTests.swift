@@ -63,7 +63,7 @@ struct CaptureCommandTLSTests {
         let noteLines = notices.split(separator: "\n")
         #expect(noteLines.count == 1)
         let note = String(noteLines.first ?? "")
-        #expect(note.hasPrefix("note: TLS on #"))
+        #expect(note.hasPrefix("note: TLS on 127.0.0.1:"))
         #expect(note.contains("key log"))
         #expect(note.contains("--keylog-file KEYS"))
     }

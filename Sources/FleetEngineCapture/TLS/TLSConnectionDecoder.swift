@@ -57,6 +57,10 @@ struct TLSConnectionDecoder: Sendable {
     /// Whether nothing more of the connection is read.
     private(set) var isPassedOver = false
     private var deliveredApplicationData = false
+    /// Whether the ClientHello offered early_data: the client's 0-RTT records may follow it.
+    private var clientOffersEarlyData = false
+    /// Whether the client's early data was reported.
+    private var reportedEarlyData = false
 
     /// How many handshake records in a row may fail to open with the traffic secret before that
     /// secret is taken for a wrong one: a server's handshake flight is at most a few records.
@@ -116,6 +120,28 @@ struct TLSConnectionDecoder: Sendable {
                     + "the TLS records after them cannot be decrypted and are skipped"))
     }
 
+    /// The connection ended. A side read without handshake secrets whose traffic secret opened
+    /// none of its protected records is reported: they may all have been handshake records, but a
+    /// traffic secret that is not the connection's looks the same, and would otherwise leave the
+    /// side's application data out without a word (the limit on such records is not reached by a
+    /// short connection).
+    mutating func finish(into events: inout [Event]) {
+        guard !isPassedOver else { return }
+        for fromClient in [true, false] {
+            let direction = fromClient ? client : server
+            guard !direction.isStopped, direction.isInHandshake, direction.decryptor == nil,
+                direction.trafficDecryptor != nil, direction.unopenedHandshakeRecords > 0
+            else { continue }
+            events.append(
+                .problem(
+                    .tlsDecryptionFailed,
+                    "none of the \(direction.unopenedHandshakeRecords) protected records "
+                        + "\(Self.side(fromClient, possessive: false)) sent opens with its traffic secret from the key "
+                        + "log (no handshake secret was given): they were all handshake records, or the secret is not "
+                        + "this connection's"))
+        }
+    }
+
     // MARK: Records
 
     private mutating func handle(
@@ -139,6 +165,9 @@ struct TLSConnectionDecoder: Sendable {
             case Self.changeCipherSpec:
                 // TLS 1.2: the sender's records are protected from here on (RFC 5246 section 7.1).
                 if let suite, !suite.isTLS13, direction.decryptor != nil { direction.isProtected = true }
+            case Self.applicationData where fromClient && clientOffersEarlyData && suite == nil:
+                // RFC 8446 section 4.2.10: 0-RTT data, sent before the server answered.
+                skipEarlyData(number: number, into: &events)
             case Self.applicationData:
                 passOver(
                     .malformedTLSRecord,
@@ -176,11 +205,13 @@ struct TLSConnectionDecoder: Sendable {
         if direction.isInHandshake, direction.decryptor == nil {
             // No handshake secret: a record that opens with the traffic secret ends the handshake.
             guard var traffic = direction.trafficDecryptor else {
+                // Neither secret of this side is in the key log (or of this suite's length).
                 stop(
                     &direction, fromClient: fromClient, code: .tlsKeyMissing,
-                    "the key log holds neither a handshake nor a traffic secret for "
-                        + "\(Self.side(fromClient, possessive: false)), so what it sent cannot be decrypted and is "
-                        + "passed over", into: &events)
+                    "the key log holds no \(fromClient ? "CLIENT" : "SERVER")_TRAFFIC_SECRET_0 of "
+                        + "\(suite?.hash.length ?? 0) bytes for the connection (its \(suite?.name ?? "") records "
+                        + "need one), so \(Self.side(fromClient, possessive: false))'s records cannot be decrypted",
+                    into: &events)
                 return
             }
             guard let opened = try? traffic.open(header: header, fragment: fragment) else {
@@ -199,6 +230,22 @@ struct TLSConnectionDecoder: Sendable {
             direction.trafficDecryptor = nil
             received(opened, direction: &direction, fromClient: fromClient, into: &events)
             return
+        }
+        if fromClient, clientOffersEarlyData, direction.isInHandshake, var handshake = direction.decryptor {
+            // RFC 8446 section 4.2.10: the client's 0-RTT records and its EndOfEarlyData are
+            // protected with the early traffic secret, which the decoder does not use. As a server
+            // that skips early data does, records that do not open with the handshake key are
+            // passed over until one does (up to a limit: past it, the key is taken for a wrong one).
+            if let opened = try? handshake.open(header: header, fragment: fragment) {
+                direction.decryptor = handshake
+                received(opened, direction: &direction, fromClient: fromClient, into: &events)
+                return
+            }
+            if direction.unopenedHandshakeRecords < Self.maxUnopenedHandshakeRecords {
+                direction.unopenedHandshakeRecords += 1
+                skipEarlyData(number: number, into: &events)
+                return
+            }
         }
         guard
             let opened = open(
@@ -297,9 +344,12 @@ struct TLSConnectionDecoder: Sendable {
         }
         for message in messages {
             switch message {
-            case .clientHello(let random) where fromClient:
+            case .clientHello(let random, let offersEarlyData) where fromClient:
                 // After a HelloRetryRequest the second ClientHello keeps the first one's random.
-                if clientRandom == nil { clientRandom = random }
+                if clientRandom == nil {
+                    clientRandom = random
+                    clientOffersEarlyData = offersEarlyData
+                }
             case .serverHello(let hello) where !fromClient && !hello.isHelloRetryRequest:
                 start(hello, server: &direction, keyLog: keyLog, into: &events)
                 if isPassedOver { return }
@@ -307,7 +357,8 @@ struct TLSConnectionDecoder: Sendable {
                 break
             }
         }
-        if clientRandom == nil {
+        // A ClientHello may span records (RFC 8446 section 5.1): while one is unfinished, wait.
+        if clientRandom == nil, !direction.handshake.isHoldingPartialMessage {
             passOver(
                 .tlsHandshakeMissing,
                 "the client's first TLS record holds no ClientHello, so the connection's secrets cannot be found "
@@ -316,12 +367,11 @@ struct TLSConnectionDecoder: Sendable {
     }
 
     /// Sets up decryption as the ServerHello says, with the secrets the key log has for the
-    /// connection.
-    ///
-    /// `server` is the server's direction, which the caller holds while it reads the ServerHello.
+    /// connection. `server` is the server's direction, which ``receive(_:fromClient:keyLog:into:)``
+    /// holds while it reads the ServerHello: what is set up for the server goes there, or it would
+    /// be overwritten when that direction is put back.
     private mutating func start(
-        _ hello: TLSHandshakeMessage.ServerHello, server: inout Direction, keyLog: TLSKeyLog,
-        into events: inout [Event]
+        _ hello: TLSHandshakeMessage.ServerHello, server: inout Direction, keyLog: TLSKeyLog, into events: inout [Event]
     ) {
         guard let clientRandom else { return }
         guard hello.version == 0x0303 || hello.version == 0x0304,
@@ -386,6 +436,17 @@ struct TLSConnectionDecoder: Sendable {
         }
         guard !plaintext.isEmpty else { return }
         events.append(.plaintext(plaintext, fromClient: fromClient))
+    }
+
+    /// Passes over a record of the client's 0-RTT early data, saying so once.
+    private mutating func skipEarlyData(number: Int, into events: inout [Event]) {
+        guard !reportedEarlyData else { return }
+        reportedEarlyData = true
+        events.append(
+            .problem(
+                .tlsUnsupported,
+                "the client's record \(number) is 0-RTT early data, which the decoder does not decrypt (it reads a "
+                    + "connection from its handshake on); the client's early data is passed over"))
     }
 
     private mutating func stop(

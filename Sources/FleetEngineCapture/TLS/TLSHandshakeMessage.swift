@@ -2,7 +2,8 @@
 /// the hellos' randoms, the suite and version the server chose, ALPN, and the messages that
 /// change keys. Other messages are known by their type alone.
 enum TLSHandshakeMessage: Sendable, Equatable {
-    case clientHello(random: [UInt8])
+    /// `offersEarlyData`: its extensions include early_data, so 0-RTT records may follow it.
+    case clientHello(random: [UInt8], offersEarlyData: Bool)
     case serverHello(ServerHello)
     /// TLS 1.3: the server's extensions, protected with its handshake keys.
     case encryptedExtensions(alpn: String?)
@@ -40,6 +41,7 @@ enum TLSHandshakeMessage: Sendable, Equatable {
     static let keyUpdateType: UInt8 = 24
 
     private static let supportedVersionsExtension: UInt16 = 43
+    private static let earlyDataExtension: UInt16 = 42
     private static let alpnExtension: UInt16 = 16
 
     /// The message of `type` with this body.
@@ -49,7 +51,8 @@ enum TLSHandshakeMessage: Sendable, Equatable {
             switch type {
             case clientHelloType:
                 _ = try reader.uint16()  // legacy_version
-                return .clientHello(random: Array(try reader.bytes(32)))
+                let random = Array(try reader.bytes(32))
+                return .clientHello(random: random, offersEarlyData: offersEarlyData(after: reader))
             case serverHelloType:
                 var version = try reader.uint16()
                 let random = Array(try reader.bytes(32))
@@ -81,6 +84,22 @@ enum TLSHandshakeMessage: Sendable, Equatable {
             }
         } catch {
             throw Malformed(message: "a handshake message of type \(type) ends inside one of its fields")
+        }
+    }
+
+    /// Whether the rest of a ClientHello (from its legacy_session_id on) offers early_data (RFC
+    /// 8446 section 4.2.10). Only the random is needed to find the connection's secrets, so a
+    /// ClientHello whose later fields do not read is taken to offer none, not refused.
+    private static func offersEarlyData(after reader: TLSByteReader) -> Bool {
+        var reader = reader
+        do throws(TLSByteReader.OutOfBytes) {
+            _ = try reader.vector(lengthBytes: 1)  // legacy_session_id
+            _ = try reader.vector(lengthBytes: 2)  // cipher_suites
+            _ = try reader.vector(lengthBytes: 1)  // legacy_compression_methods
+            guard !reader.isAtEnd else { return false }
+            return try extensions(&reader).contains { $0.0 == earlyDataExtension }
+        } catch {
+            return false
         }
     }
 
@@ -201,4 +220,7 @@ struct TLSHandshakeReassembler: Sendable {
         }
         return messages
     }
+
+    /// Whether the start of a message waits for the records that bring the rest of it.
+    var isHoldingPartialMessage: Bool { !pending.isEmpty }
 }

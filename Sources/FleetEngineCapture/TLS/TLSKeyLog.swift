@@ -8,7 +8,7 @@
 ///
 /// The log holds secrets: nothing in this type prints one, and errors about a line name the line,
 /// never its secret.
-public struct TLSKeyLog: Sendable {
+public struct TLSKeyLog: Sendable, CustomStringConvertible, CustomReflectable {
     /// What the log holds for one connection.
     struct Secrets: Sendable, Hashable {
         var masterSecret: [UInt8]?
@@ -98,6 +98,13 @@ public struct TLSKeyLog: Sendable {
 
     /// Whether the log holds no secret.
     public var isEmpty: Bool { secrets.isEmpty }
+
+    /// How many connections the log holds secrets for; never a secret, nor a client random.
+    public var description: String { "TLSKeyLog(secrets of \(secrets.count) TLS connections, not shown)" }
+
+    /// A mirror without the secrets, so that `dump`, debuggers and the description of a value
+    /// that holds a log (``CaptureOptions``) do not show them either.
+    public var customMirror: Mirror { Mirror(self, children: ["connectionCount": secrets.count]) }
 
     /// What the log holds for the connection whose ClientHello had `clientRandom`.
     func secrets(forClientRandom clientRandom: [UInt8]) -> Secrets? { secrets[clientRandom] }

@@ -28,7 +28,9 @@ struct NotHTTP2ConnectionTests {
             + connection.send(conversation.serverBytes, from: .server)
     }
 
-    @Test("a TLS connection with no usable ClientHello beside a cleartext one: one problem, the GetTrip read whole")
+    @Test(
+        "a TLS connection without a readable ClientHello beside a cleartext one: one TLS problem for it, the GetTrip beside it read whole"
+    )
     func tlsBesideHTTP2() throws {
         var tls = SyntheticTCPConnection.ipv4(clientPort: 50_001, serverPort: 443)
         // Segments of 16,000 bytes, as many as the longest stream needs.

@@ -841,7 +841,45 @@ def schema_expr(message, registry):
     return 'WireSchema(messageName: "%s", fields: [%s])' % (message.full_name, ", ".join(fields))
 
 
-def write_public_binary(w, message):
+def write_contains_unknown_fields(w, message, registry):
+    """`containsUnknownFields`: the message's own unknown fields, those its wrappers kept, then every
+    message it holds, depth first, stopping at the first found."""
+    checks = []
+    for field in message.fields:
+        if field.oneof is not None or not field.is_message or field.is_wrapper:
+            continue
+        if field.is_map:
+            value = registry.messages[field.type_name].fields[1]
+            if value.is_message:
+                checks.append("if %s.values.contains(where: { $0.containsUnknownFields }) { return true }" % field.swift)
+        elif field.repeated:
+            checks.append("if %s.contains(where: { $0.containsUnknownFields }) { return true }" % field.swift)
+        else:
+            checks.append("if let value = %s, value.containsUnknownFields { return true }" % field.swift)
+    oneofs = [(oneof, [f for f in oneof.fields if f.is_message]) for oneof in message.oneofs]
+    oneofs = [(oneof, members) for oneof, members in oneofs if members]
+    wrappers = any(f.is_wrapper for f in message.fields)
+    w("public var containsUnknownFields: Bool {", 1)
+    if not checks and not oneofs and not wrappers:
+        w("!unknownFields.isEmpty", 2)
+        w("}", 1)
+        return
+    w("if !unknownFields.isEmpty { return true }", 2)
+    if wrappers:
+        w("if wrapperUnknownFields.values.contains(where: { !$0.isEmpty }) { return true }", 2)
+    for check in checks:
+        w(check, 2)
+    for oneof, members in oneofs:
+        w("switch %s {" % oneof.swift, 2)
+        for field in members:
+            w("case .%s(let value): if value.containsUnknownFields { return true }" % field.swift, 2)
+        w("default: break", 2)
+        w("}", 2)
+    w("return false", 2)
+    w("}", 1)
+
+
+def write_public_binary(w, message, registry):
     w("extension %s: ProtobufMessage {" % message.swift_name)
     w("@inlinable", 1)
     w("public init(serializedBytes bytes: some Collection<UInt8>, options: DecodingOptions) throws(CodecError) {", 1)
@@ -862,6 +900,8 @@ def write_public_binary(w, message):
     w("public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {", 1)
     w("try JSONEncoding.encode(self, options: options)", 2)
     w("}", 1)
+    w()
+    write_contains_unknown_fields(w, message, registry)
     w()
     w("@inlinable", 1)
     w("public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {", 1)
@@ -888,7 +928,7 @@ def binary_file(file, registry):
         if message.is_map_entry:
             continue
         w()
-        write_public_binary(w, message)
+        write_public_binary(w, message, registry)
         w()
         w("extension %s: CBackedMessage {" % message.swift_name)
         w("static let wireSchema = %s" % schema_expr(message, registry), 1)

@@ -57,6 +57,55 @@ struct JSONFloatFastPathTests {
         }
     }
 
+    @Test("where Swift and Python both print fixed notation (10^-4 to 2^53), the text is Swift's description")
+    func swiftDescription() {
+        var generator = SplitMix(seed: 13)
+        var values: [Double] = [
+            1e-4, 0.0001234, 0.001, 0.01, 0.1, 0.5, 1.0, 9.5, 10.0, 37.4219, -122.0841, 37.422071, -122.084219,
+            100.0, 120.0, 1_200_000.0, 999_999_999_999_999.0, 1e15, 1e15 + 2, 123_456_789_012_345.6,
+            4_503_599_627_370_496.5, 9_007_199_254_740_991.0, 0.30000000000000004, 2.0 / 3.0,
+        ]
+        for exponent in -4...15 {
+            let power = Self.pow10(abs(exponent))
+            let value = exponent < 0 ? 1 / power : power
+            values += [value, value.nextUp, value.nextDown, 9.99999 * value, 1.5 * value]
+        }
+        // Coordinates of 1 to 9 decimals, the kind of double trips are made of.
+        for _ in 0..<50_000 {
+            let decimals = Int.random(in: 1...9, using: &generator)
+            let units = Double(Int64.random(in: -180_000_000_000...180_000_000_000, using: &generator))
+            values.append((units / 1e9 * Self.pow10(decimals)).rounded() / Self.pow10(decimals))
+        }
+        // Any double of the range: bit patterns from its lowest to its highest.
+        let lowest = (1e-4).bitPattern
+        let highest = (9_007_199_254_740_992.0).bitPattern
+        for _ in 0..<50_000 {
+            values.append(Double(bitPattern: UInt64.random(in: lowest..<highest, using: &generator)))
+        }
+        var fastPathTaken = 0
+        for magnitude in values where magnitude.magnitude >= 1e-4 && magnitude.magnitude < 9_007_199_254_740_992 {
+            for value in [magnitude, -magnitude] {
+                #expect(Self.text { JSONFloatText.append(value, to: &$0) } == value.description)
+                var probe: [UInt8] = []
+                if JSONFloatText.appendFewDigits(value, to: &probe) { fastPathTaken += 1 }
+            }
+        }
+        #expect(fastPathTaken > 100_000)
+    }
+
+    @Test("eight digits at a time: every value below 10^5, every 997th below 10^8, and the edges")
+    func asciiDigits() {
+        var numbers = Array(0..<100_000) + Array(stride(from: 100_000, to: 100_000_000, by: 997))
+        numbers += [9_999_999, 10_000_000, 99_999_999, 12_345_678, 90_000_009, 10_000_001]
+        for number in numbers {
+            let text = withUnsafeBytes(of: JSONFloatText.asciiDigits(eightOf: UInt64(number)).littleEndian) {
+                String(decoding: $0, as: UTF8.self)
+            }
+            let expected = String(repeating: "0", count: 8 - String(number).count) + String(number)
+            #expect(text == expected)
+        }
+    }
+
     static func pow10(_ exponent: Int) -> Double {
         var result = 1.0
         for _ in 0..<exponent { result *= 10 }

@@ -25,6 +25,10 @@ extension TerminalPointId: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -126,6 +130,13 @@ extension TerminalLocation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = point, value.containsUnknownFields { return true }
+        if let value = terminalPointID, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -247,6 +258,17 @@ extension TripWaypoint: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if wrapperUnknownFields.values.contains(where: { !$0.isEmpty }) { return true }
+        if let value = location, value.containsUnknownFields { return true }
+        if pathToWaypoint.contains(where: { $0.containsUnknownFields }) { return true }
+        if let value = trafficToWaypoint, value.containsUnknownFields { return true }
+        if let value = eta, value.containsUnknownFields { return true }
+        if let value = duration, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -426,6 +448,10 @@ extension VehicleAttribute: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -542,6 +568,21 @@ extension VehicleLocation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if wrapperUnknownFields.values.contains(where: { !$0.isEmpty }) { return true }
+        if let value = location, value.containsUnknownFields { return true }
+        if let value = updateTime, value.containsUnknownFields { return true }
+        if let value = serverTime, value.containsUnknownFields { return true }
+        if let value = rawLocation, value.containsUnknownFields { return true }
+        if let value = rawLocationTime, value.containsUnknownFields { return true }
+        if let value = flpLocation, value.containsUnknownFields { return true }
+        if let value = flpUpdateTime, value.containsUnknownFields { return true }
+        if let value = supplementalLocation, value.containsUnknownFields { return true }
+        if let value = supplementalLocationTime, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -1146,6 +1187,10 @@ extension TripAttribute: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable

@@ -25,6 +25,10 @@ extension SpeedReadingInterval: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -118,6 +122,12 @@ extension ConsumableTrafficPolyline: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if speedReadingInterval.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
     }
 
     @inlinable

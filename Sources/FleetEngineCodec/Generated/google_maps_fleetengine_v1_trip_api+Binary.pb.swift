@@ -25,6 +25,13 @@ extension CreateTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = header, value.containsUnknownFields { return true }
+        if let value = trip, value.containsUnknownFields { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -137,6 +144,16 @@ extension GetTripRequest: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = header, value.containsUnknownFields { return true }
+        if let value = currentRouteSegmentVersion, value.containsUnknownFields { return true }
+        if let value = remainingWaypointsVersion, value.containsUnknownFields { return true }
+        if let value = currentRouteSegmentTrafficVersion, value.containsUnknownFields { return true }
+        if let value = remainingWaypointsRouteVersion, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -296,6 +313,12 @@ extension DeleteTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = header, value.containsUnknownFields { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -390,6 +413,10 @@ extension ReportBillableTripRequest: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -508,6 +535,14 @@ extension UpdateTripRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = header, value.containsUnknownFields { return true }
+        if let value = trip, value.containsUnknownFields { return true }
+        if let value = updateMask, value.containsUnknownFields { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -619,6 +654,13 @@ extension SearchTripsRequest: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = header, value.containsUnknownFields { return true }
+        if let value = minimumStaleness, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -757,6 +799,12 @@ extension SearchTripsResponse: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if trips.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
     }
 
     @inlinable

@@ -25,6 +25,36 @@ extension Trip: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if wrapperUnknownFields.values.contains(where: { !$0.isEmpty }) { return true }
+        if let value = pickupPoint, value.containsUnknownFields { return true }
+        if let value = actualPickupPoint, value.containsUnknownFields { return true }
+        if let value = actualPickupArrivalPoint, value.containsUnknownFields { return true }
+        if let value = pickupTime, value.containsUnknownFields { return true }
+        if intermediateDestinations.contains(where: { $0.containsUnknownFields }) { return true }
+        if let value = intermediateDestinationsVersion, value.containsUnknownFields { return true }
+        if actualIntermediateDestinationArrivalPoints.contains(where: { $0.containsUnknownFields }) { return true }
+        if actualIntermediateDestinations.contains(where: { $0.containsUnknownFields }) { return true }
+        if let value = dropoffPoint, value.containsUnknownFields { return true }
+        if let value = actualDropoffPoint, value.containsUnknownFields { return true }
+        if let value = dropoffTime, value.containsUnknownFields { return true }
+        if remainingWaypoints.contains(where: { $0.containsUnknownFields }) { return true }
+        if vehicleWaypoints.contains(where: { $0.containsUnknownFields }) { return true }
+        if route.contains(where: { $0.containsUnknownFields }) { return true }
+        if let value = currentRouteSegmentVersion, value.containsUnknownFields { return true }
+        if let value = currentRouteSegmentTraffic, value.containsUnknownFields { return true }
+        if let value = currentRouteSegmentTrafficVersion, value.containsUnknownFields { return true }
+        if let value = currentRouteSegmentEndPoint, value.containsUnknownFields { return true }
+        if let value = etaToFirstWaypoint, value.containsUnknownFields { return true }
+        if let value = remainingTimeToFirstWaypoint, value.containsUnknownFields { return true }
+        if let value = remainingWaypointsVersion, value.containsUnknownFields { return true }
+        if let value = remainingWaypointsRouteVersion, value.containsUnknownFields { return true }
+        if let value = lastLocation, value.containsUnknownFields { return true }
+        if attributes.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -435,6 +465,14 @@ extension StopLocation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = point, value.containsUnknownFields { return true }
+        if let value = timestamp, value.containsUnknownFields { return true }
+        if let value = stopTime, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable

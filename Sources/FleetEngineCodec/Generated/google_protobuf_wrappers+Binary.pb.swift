@@ -25,6 +25,10 @@ extension DoubleValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -101,6 +105,10 @@ extension FloatValue: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -181,6 +189,10 @@ extension Int64Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -257,6 +269,10 @@ extension UInt64Value: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -337,6 +353,10 @@ extension Int32Value: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -413,6 +433,10 @@ extension UInt32Value: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -493,6 +517,10 @@ extension BoolValue: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -568,6 +596,10 @@ extension StringValue: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -650,6 +682,10 @@ extension BytesValue: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable

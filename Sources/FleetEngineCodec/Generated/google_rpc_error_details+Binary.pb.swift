@@ -25,6 +25,10 @@ extension ErrorInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -151,6 +155,12 @@ extension RetryInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = retryDelay, value.containsUnknownFields { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -231,6 +241,10 @@ extension DebugInfo: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -322,6 +336,12 @@ extension QuotaFailure: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if violations.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -400,6 +420,10 @@ extension QuotaFailure.Violation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -578,6 +602,12 @@ extension PreconditionFailure: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if violations.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -660,6 +690,10 @@ extension PreconditionFailure.Violation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -769,6 +803,12 @@ extension BadRequest: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if fieldViolations.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -848,6 +888,12 @@ extension BadRequest.FieldViolation: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if let value = localizedMessage, value.containsUnknownFields { return true }
+        return false
     }
 
     @inlinable
@@ -967,6 +1013,10 @@ extension RequestInfo: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -1058,6 +1108,10 @@ extension ResourceInfo: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -1173,6 +1227,12 @@ extension Help: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if links.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in
@@ -1249,6 +1309,10 @@ extension Help.Link: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable
@@ -1342,6 +1406,10 @@ extension LocalizedMessage: ProtobufMessage {
 
     public func jsonUTF8Bytes(options: JSONEncodingOptions) throws(CodecError) -> [UInt8] {
         try JSONEncoding.encode(self, options: options)
+    }
+
+    public var containsUnknownFields: Bool {
+        !unknownFields.isEmpty
     }
 
     @inlinable

@@ -25,6 +25,12 @@ extension RPCStatus: ProtobufMessage {
         try JSONEncoding.encode(self, options: options)
     }
 
+    public var containsUnknownFields: Bool {
+        if !unknownFields.isEmpty { return true }
+        if details.contains(where: { $0.containsUnknownFields }) { return true }
+        return false
+    }
+
     @inlinable
     public init(jsonUTF8Bytes bytes: some Collection<UInt8>, options: JSONDecodingOptions) throws(CodecError) {
         self = try BinaryDecoding.withContiguousBytes(bytes) { (buffer) throws(CodecError) in

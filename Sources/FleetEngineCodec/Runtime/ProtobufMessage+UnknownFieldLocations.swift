@@ -5,6 +5,8 @@ extension ProtobufMessage {
     /// A decoded message keeps such fields (``unknownFields``, on each message that held them) and
     /// binary encoding writes them back, but proto3 JSON has no place for them: this is what a
     /// JSON form of the message leaves out, for a tool that must not leave it out without a word.
+    /// The decoded message's ``containsUnknownFields`` says, without reading the input again,
+    /// whether there is anything to find.
     ///
     /// Only the input's structure is read (tags, lengths, groups and nesting within
     /// `options.maxNestingDepth`), so input that ``init(serializedBytes:options:)`` accepts never

@@ -13,6 +13,15 @@ public protocol ProtobufMessage: Sendable, Hashable {
     /// type), kept in arrival order so that encoding writes them back.
     var unknownFields: UnknownFields { get set }
 
+    /// True when this message, or any message inside it at any depth, holds fields its schema does
+    /// not define: its own ``unknownFields``, or those of a sub-message (a wrapper field's included).
+    ///
+    /// It reads what decoding kept, so it costs a walk over the message's sub-messages and no look
+    /// at any bytes: the check to make before ``unknownFieldLocations(in:options:)``, which reads
+    /// the whole input again to say where such fields are. For a message decoded from `bytes`, that
+    /// finds none whenever this is false.
+    var containsUnknownFields: Bool { get }
+
     /// Decodes the protobuf binary form.
     ///
     /// - Throws: ``CodecError`` naming what was wrong and where, for input Google's parsers reject.

@@ -35,6 +35,9 @@ extension ProtobufMessage {
     /// not by byte offset, as the encoding puts them after the known fields, where the bytes that
     /// came need not have had them.
     func unknownFieldsNotice(context: String) -> [UInt8]? {
+        // Encoding and scanning a whole trip again costs more than decoding it did; the message
+        // itself says whether there is anything to find, and nearly always there is not.
+        guard containsUnknownFields else { return nil }
         // The codec's own encoding of one of its own types always scans.
         guard let unknown = try? Self.unknownFieldLocations(in: serializedBytes()), !unknown.isEmpty else {
             return nil

@@ -297,7 +297,9 @@ struct CaptureCommand: ParsableCommand {
     /// The note for a message decoded with its schema that holds fields the schema does not define,
     /// with their byte offsets in the message; nil for any other record.
     static func unknownFieldsNotice(_ record: CaptureRecord) -> [UInt8]? {
-        guard case .message(let captured) = record, let message = captured.message else { return nil }
+        // Checked on the decoded message first: scanning every payload again cost more than decoding it.
+        guard case .message(let captured) = record, let message = captured.message, message.containsUnknownFields
+        else { return nil }
         let type = Swift.type(of: message)
         // The payload decoded with this schema, so its structure scans.
         guard let unknown = try? type.unknownFieldLocations(in: captured.payload), !unknown.isEmpty else {

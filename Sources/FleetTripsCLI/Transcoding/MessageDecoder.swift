@@ -128,7 +128,10 @@ struct MessageDecoder: Sendable {
         do {
             let message = try messageType.init(serializedBytes: binary, options: decodingOptions)
             line = try message.jsonUTF8Bytes(options: jsonOptions) + [UInt8(ascii: "\n")]
-            unknown = try messageType.unknownFieldLocations(in: binary, options: decodingOptions)
+            // The scan reads the whole input again; the decoded message says whether it would find anything.
+            unknown =
+                message.containsUnknownFields
+                ? try messageType.unknownFieldLocations(in: binary, options: decodingOptions) : []
         } catch {
             throw FleetTripsError(
                 code: .invalidMessage,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Decoding a capture of ~20,000 GetTrip calls: `fleettrips capture` against tshark.
 
-    .venv/bin/python3 Benchmarks/Scripts/capture-load.py make  [--output FILE] [--calls N]
+    .venv/bin/python3 Benchmarks/Scripts/capture-load.py make  [--output FILE] [--calls N] [--route-points P]
     .venv/bin/python3 Benchmarks/Scripts/capture-load.py run   [--capture FILE] [--fleettrips BINARY]
                                                                [--json-prefix-mb M] [--rounds R]
     .venv/bin/python3 Benchmarks/Scripts/capture-load.py check [--capture FILE] [--every K]
@@ -16,6 +16,11 @@ make    Starts the grpcio TripService of the client tests
         of providers/test-project/trips/trip-large (~18 KB), as many times as it takes to reach N calls
         (20,000 by default), stops tcpdump with SIGINT and the server, and fails unless tcpdump
         reports 0 packets dropped by the kernel.
+        With --route-points P the trip fetched is providers/test-project/trips/trip-long-route instead:
+        trip-small's fields and a route of P points (the server fixture's zig-zag path), created with
+        CreateTrip before tcpdump starts. 950 points make a ~19 KB trip that is nearly all route, whose
+        JSON is mostly printed doubles: the long-route capture of BENCHMARKS.md is
+          make --output /tmp/fleet-capture-long-route.pcap --calls 2000 --route-points 950
 
 run     Times, on the same file, one after the other (R rounds; the load average is printed before each):
           ours           fleettrips capture FILE > /dev/null
@@ -68,6 +73,7 @@ PROTOS = os.path.join(REPOSITORY, "Protos")
 WELL_KNOWN_TYPES = "/usr/include"  # libprotobuf-dev: /usr/include/google/protobuf/*.proto
 DEFAULT_CAPTURE = "/tmp/fleet-capture-20k.pcap"
 TRIP = "providers/test-project/trips/trip-large"
+LONG_ROUTE_TRIP_ID = "trip-long-route"
 GET_TRIP = "/maps.fleetengine.v1.TripService/GetTrip"
 TIME = re.compile(rb'"time":"?([0-9]+(?:\.[0-9]+)?)')
 
@@ -229,9 +235,28 @@ def stop_tcpdump(process, stderr_path):
     return report, counts
 
 
-def run_client_load(binary, port, seconds):
+def create_long_route_trip(port, points):
+    """Creates trip-long-route on the fixture server (before tcpdump starts); returns its name and size."""
+    import grpc  # the fixture's own dependencies, in .venv
+    sys.path.insert(0, os.path.dirname(SERVER))
+    import grpcio_trip_server as fixture
+
+    trip = fixture.small_trip()
+    trip.ClearField("name")
+    trip.route.extend(fixture.path(37.4219, -122.0841, points, 0.00017))
+    request = fixture.CreateTripRequest(parent=f"providers/{fixture.SEED_PROVIDER}", trip_id=LONG_ROUTE_TRIP_ID,
+                                        trip=trip)
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        create = channel.unary_unary(f"/{fixture.SERVICE}/CreateTrip",
+                                     request_serializer=fixture.CreateTripRequest.SerializeToString,
+                                     response_deserializer=fixture.Trip.FromString)
+        created = create(request, timeout=30)
+    return created.name, created.ByteSize()
+
+
+def run_client_load(binary, port, seconds, trip):
     command = [binary, "--client", "ours", "--concurrency", "16", "--seconds", f"{seconds:.2f}", "--port", str(port),
-               "--trip", TRIP, "--warm-up-seconds", "0", "--allocation-seconds", "0"]
+               "--trip", trip, "--warm-up-seconds", "0", "--allocation-seconds", "0"]
     log("$ " + shell_line(command))
     result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 120)
     if result.returncode != 0:
@@ -253,13 +278,19 @@ def make(arguments):
     tcpdump = None
     calls = 0
     runs = []
+    trip = TRIP
     try:
+        if arguments.route_points:
+            trip, size = create_long_route_trip(port, arguments.route_points)
+            log(f"created {trip}: {size:,} bytes, a route of {arguments.route_points} points")
         tcpdump, stderr = start_tcpdump(arguments.output, port, stderr_path)
         rate = None
         while calls < arguments.calls * 0.98:
             remaining = arguments.calls - calls
-            seconds = 4.0 if rate is None else max(0.5, min(60.0, remaining / rate))
-            report = run_client_load(arguments.client_load, port, seconds)
+            # The first run measures the rate; a short one for a small capture, so it does not overshoot.
+            first = min(4.0, max(0.5, arguments.calls / 4000))
+            seconds = first if rate is None else max(0.5, min(60.0, remaining / rate))
+            report = run_client_load(arguments.client_load, port, seconds, trip)
             runs.append(report)
             calls += int(report["calls"])
             rate = max(1.0, report["calls"] / report["seconds"]) if "seconds" in report else report["callsPerSecond"]
@@ -274,7 +305,7 @@ def make(arguments):
     # ClientLoad makes one check call before each measured window.
     total_calls = calls + len(runs)
     print(f"{arguments.output}: {size:,} bytes, {counts.get('packets captured', 0):,} packets, "
-          f"{total_calls:,} GetTrip calls ({calls:,} measured in {len(runs)} ClientLoad runs, plus one check call each) "
+          f"{total_calls:,} GetTrip calls of {trip} ({calls:,} measured in {len(runs)} ClientLoad runs, plus one check call each) "
           f"on 127.0.0.1:{port}; tcpdump: {dropped} packets dropped by kernel")
     if dropped != 0:
         raise SystemExit("tcpdump dropped packets (or did not say): the capture is incomplete")
@@ -672,6 +703,8 @@ def main():
     make_parser.add_argument("--output", default=DEFAULT_CAPTURE)
     make_parser.add_argument("--calls", type=int, default=20_000)
     make_parser.add_argument("--client-load", default=CLIENT_LOAD)
+    make_parser.add_argument("--route-points", type=int,
+                             help="fetch a trip of trip-small's fields and a route of this many points instead")
     for name in ("run", "check"):
         step = steps.add_parser(name)
         step.add_argument("--capture", default=DEFAULT_CAPTURE)

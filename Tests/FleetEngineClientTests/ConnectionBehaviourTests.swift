@@ -41,7 +41,10 @@ struct ConnectionBehaviourTests {
         }
         // The client's record of its connections: the first until its GOAWAY, then a new one. A
         // connection is opened only when none takes new calls, so the calls after the GOAWAY went on
-        // that one (or, on a machine too slow for a round in 2 s, a later one).
+        // that one (or, on a machine too slow for a round in 2 s, a later one). "connected 1" is
+        // logged by the task that opened the connection, GOAWAY by the event loop: on a busy
+        // machine the server's GOAWAY (at 2 s of age) can be logged first, so only the order of
+        // the connections is checked, not where "connected 1" falls beside its own GOAWAY.
         let events = records.all.compactMap { record -> String? in
             guard let connection = record.metadata["connection"] else { return nil }
             switch record.message {
@@ -51,8 +54,12 @@ struct ConnectionBehaviourTests {
             }
         }
         let goAway = try #require(events.firstIndex(of: "GOAWAY on 1"), "\(events)")
-        #expect(Array(events[..<goAway]) == ["connected 1"])
-        #expect(events[goAway...].first { $0.hasPrefix("connected") } == "connected 2", "\(events)")
+        let connected = events.filter { $0.hasPrefix("connected") }
+        #expect(connected.first == "connected 1", "\(events)")
+        #expect(!events[..<goAway].contains { $0.hasPrefix("connected") && $0 != "connected 1" }, "\(events)")
+        #expect(
+            events[goAway...].first { $0.hasPrefix("connected") && $0 != "connected 1" } == "connected 2",
+            "\(events)")
         let answered = try metrics.expectCounter(
             "fleetengine_client_calls_total", [("method", "GetTrip"), ("code", "OK")])
         #expect(answered.totalValue == 16)

@@ -479,7 +479,7 @@ extension CaptureDecoder.Connection {
     /// that sent a ClientHello; without one (a capture that began mid-connection), the side that
     /// opened the connection or has the higher port, as for HTTP/2.
     fileprivate mutating func startTLS(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint) {
-        let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
+        let other = peer(of: from)
         let start = firstBytes.startIndex
         let isClientHello = firstBytes[start] == 22 && firstBytes.count > 5 && firstBytes[start + 5] == 1
         if isClientHello {
@@ -495,8 +495,12 @@ extension CaptureDecoder.Connection {
     /// The TLS client's endpoint (`isClient`), or the server's.
     fileprivate func endpoint(isClient: Bool) -> TCPEndpoint {
         let client = tlsClient ?? tcp.firstSource
-        let server = client == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
-        return isClient ? client : server
+        return isClient ? client : peer(of: client)
+    }
+
+    /// The connection's other endpoint.
+    fileprivate func peer(of endpoint: TCPEndpoint) -> TCPEndpoint {
+        endpoint == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
     }
 
     /// Bytes `from` sent are missing: if they are the client's and the preface was not yet seen
@@ -525,7 +529,7 @@ extension CaptureDecoder.Connection {
     /// and the first header block that only one side sends corrects it.
     fileprivate mutating func prepare(firstBytes: ArraySlice<UInt8>, from: TCPEndpoint, options: CaptureOptions) {
         guard calls == nil else { return }
-        let other = from == tcp.firstSource ? tcp.firstDestination : tcp.firstSource
+        let other = peer(of: from)
         let client: TCPEndpoint
         var rolesAreKnown = true
         if let initiator = tcp.initiator {

@@ -104,15 +104,11 @@ struct TLSConnectionDecoder: Sendable {
     /// (their sequence numbers, and where they start, are lost), so that side is read no further.
     mutating func lostBytes(_ length: Int64, fromClient: Bool, into events: inout [Event]) {
         guard !isPassedOver else { return }
-        if fromClient {
-            guard !client.isStopped else { return }
-            client.isStopped = true
-            client.records.reset()
-        } else {
-            guard !server.isStopped else { return }
-            server.isStopped = true
-            server.records.reset()
-        }
+        var direction = fromClient ? client : server
+        guard !direction.isStopped else { return }
+        direction.isStopped = true
+        direction.records.reset()
+        if fromClient { client = direction } else { server = direction }
         events.append(
             .problem(
                 .truncatedCapture,

@@ -48,8 +48,11 @@ struct GRPCIOCaptureTests {
         one.map { AnyHashable($0) } == other.map { AnyHashable($0) }
     }
 
-    static func decode(_ bytes: [UInt8], chunkSize: Int) throws -> [CaptureRecord] {
-        var decoder = CaptureDecoder()
+    /// Decodes `bytes` handed over `chunkSize` bytes at a time, then finishes.
+    static func decode(
+        _ bytes: [UInt8], chunkSize: Int, options: CaptureOptions = CaptureOptions()
+    ) throws -> [CaptureRecord] {
+        var decoder = CaptureDecoder(options: options)
         var records: [CaptureRecord] = []
         var start = 0
         while start < bytes.count {

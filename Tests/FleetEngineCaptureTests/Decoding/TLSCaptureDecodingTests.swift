@@ -67,10 +67,8 @@ struct TLSCaptureDecodingTests {
     }
 
     static func decode(_ file: [UInt8], keyLog: TLSKeyLog = TLSKeyLog()) throws -> [CaptureRecord] {
-        var decoder = CaptureDecoder(options: CaptureOptions(tlsKeyLog: keyLog))
-        var records = try decoder.decode(file)
-        records += try decoder.finish()
-        return records
+        try GRPCIOCaptureTests.decode(
+            file, chunkSize: max(file.count, 1), options: CaptureOptions(tlsKeyLog: keyLog))
     }
 
     static func keyLog(_ text: String) throws -> TLSKeyLog {

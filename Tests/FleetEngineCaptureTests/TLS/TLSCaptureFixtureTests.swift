@@ -21,15 +21,7 @@ struct TLSCaptureFixtureTests {
     }
 
     static func decode(_ bytes: [UInt8], keyLog: TLSKeyLog, chunkSize: Int) throws -> [CaptureRecord] {
-        var decoder = CaptureDecoder(options: CaptureOptions(tlsKeyLog: keyLog))
-        var records: [CaptureRecord] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunkSize, bytes.count)
-            records += try decoder.decode(bytes[start..<end])
-            start = end
-        }
-        return records + (try decoder.finish())
+        try GRPCIOCaptureTests.decode(bytes, chunkSize: chunkSize, options: CaptureOptions(tlsKeyLog: keyLog))
     }
 
     /// Checks the calls of `records` against those recorded beside `capture`.

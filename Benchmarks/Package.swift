@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // apple/swift-protobuf's generated types for Protos/, made by Scripts/generate-benchmark-models.sh.
@@ -62,6 +63,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FleetEngineClient", package: codecPackage),
                 .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Decoding a capture of ~20,000 GetTrip calls: `fleettrips capture` against tshark.
 
-    .venv/bin/python3 Benchmarks/Scripts/capture-load.py make  [--output FILE] [--calls N] [--route-points P]
+    .venv/bin/python3 Benchmarks/Scripts/capture-load.py make  [--output FILE] [--calls N] [--route-points P] [--tls]
     .venv/bin/python3 Benchmarks/Scripts/capture-load.py run   [--capture FILE] [--fleettrips BINARY]
                                                                [--json-prefix-mb M] [--rounds R]
-    .venv/bin/python3 Benchmarks/Scripts/capture-load.py check [--capture FILE] [--every K]
+                                                               [--keylog-file KEYS] [--plaintext FILE]
+    .venv/bin/python3 Benchmarks/Scripts/capture-load.py check [--capture FILE] [--every K] [--keylog-file KEYS]
 
 Run as root (tcpdump), from anywhere; FILE defaults to /tmp/fleet-capture-20k.pcap (~370 MB: do not
 commit it).
@@ -21,6 +22,12 @@ make    Starts the grpcio TripService of the client tests
         CreateTrip before tcpdump starts. 950 points make a ~19 KB trip that is nearly all route, whose
         JSON is mostly printed doubles: the long-route capture of BENCHMARKS.md is
           make --output /tmp/fleet-capture-long-route.pcap --calls 2000 --route-points 950
+        With --tls the server speaks TLS with the client tests' certificate
+        (Tests/FleetEngineClientTests/Fixtures/tls/test-server-cert.pem, issued to localhost), and
+        ClientLoad trusts it (--tls-ca, --tls-server-name localhost) and writes the secrets of its
+        connections to the key log FILE.keys (--keylog-file; the file is made anew), which `run` and
+        `check` take as --keylog-file FILE.keys:
+          make --tls --output /tmp/fleet-capture-20k-tls.pcap
 
 run     Times, on the same file, one after the other (R rounds; the load average is printed before each):
           ours           fleettrips capture FILE > /dev/null
@@ -34,6 +41,12 @@ run     Times, on the same file, one after the other (R rounds; the load average
         filterable `pbf.` fields:
           -o 'uat:protobuf_search_paths:"Protos","TRUE"' -o 'uat:protobuf_search_paths:"/usr/include","FALSE"'
           -o protobuf.preload_protos:TRUE -o protobuf.pbf_as_hf:TRUE
+        With --keylog-file KEYS (a TLS capture): ours is `fleettrips capture FILE --keylog-file KEYS`, and
+        tshark decodes the port as TLS (-d tcp.port==PORT,tls, ALPN h2 then gives HTTP/2) with
+        -o tls.keylog_file:KEYS.
+        With --plaintext FILE2 (the plaintext capture of the same calls, made by `make` without --tls):
+        each round also times `fleettrips capture FILE2`, and the ratio of our TLS speed to our
+        plaintext speed (in messages per second, and in capture bytes per second) is printed.
         Wall time and CPU time (user + system of the child, from getrusage(RUSAGE_CHILDREN)) are
         measured; messages are our lines with "message" (counted in a second, untimed pass) and the
         gRPC messages tshark decoded (its grpc.message_length values). Prints a Markdown table.
@@ -72,6 +85,10 @@ CAPTURE_SOURCES = os.path.join(REPOSITORY, "Sources", "FleetEngineCapture")
 PROTOS = os.path.join(REPOSITORY, "Protos")
 WELL_KNOWN_TYPES = "/usr/include"  # libprotobuf-dev: /usr/include/google/protobuf/*.proto
 DEFAULT_CAPTURE = "/tmp/fleet-capture-20k.pcap"
+TLS_FIXTURES = os.path.join(REPOSITORY, "Tests", "FleetEngineClientTests", "Fixtures", "tls")
+TLS_CERT = os.path.join(TLS_FIXTURES, "test-server-cert.pem")  # issued to localhost and 127.0.0.1
+TLS_KEY = os.path.join(TLS_FIXTURES, "test-server-key.pem")
+TLS_SERVER_NAME = "localhost"
 TRIP = "providers/test-project/trips/trip-large"
 LONG_ROUTE_TRIP_ID = "trip-long-route"
 GET_TRIP = "/maps.fleetengine.v1.TripService/GetTrip"
@@ -107,8 +124,15 @@ def tshark_preferences():
     ]
 
 
-def tshark_base(capture, port):
+def tshark_base(capture, port, keylog=None):
+    if keylog:
+        return (["tshark", "-n", "-r", capture, "-d", f"tcp.port=={port},tls", "-o", f"tls.keylog_file:{keylog}"]
+                + tshark_preferences())
     return ["tshark", "-n", "-r", capture, "-d", f"tcp.port=={port},http2"] + tshark_preferences()
+
+
+def ours_command(binary, capture, keylog=None):
+    return [binary, "capture", capture] + (["--keylog-file", keylog] if keylog else [])
 
 
 def shell_line(command):
@@ -179,10 +203,11 @@ def prefix_packet_count(capture, prefix_bytes):
 
 # ------------------------------------------------------------------------------------------ make
 
-def start_server(max_seconds):
-    process = subprocess.Popen(
-        [sys.executable, SERVER, "--port", "0", "--host", "127.0.0.1", "--max-seconds", str(int(max_seconds))],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def start_server(max_seconds, tls):
+    command = [sys.executable, SERVER, "--port", "0", "--host", "127.0.0.1", "--max-seconds", str(int(max_seconds))]
+    if tls:
+        command += ["--tls-cert", TLS_CERT, "--tls-key", TLS_KEY]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline().strip()
     if not line.startswith("listening on "):
         stop_server(process)
@@ -235,7 +260,7 @@ def stop_tcpdump(process, stderr_path):
     return report, counts
 
 
-def create_long_route_trip(port, points):
+def create_long_route_trip(port, points, tls):
     """Creates trip-long-route on the fixture server (before tcpdump starts); returns its name and size."""
     import grpc  # the fixture's own dependencies, in .venv
     sys.path.insert(0, os.path.dirname(SERVER))
@@ -246,7 +271,14 @@ def create_long_route_trip(port, points):
     trip.route.extend(fixture.path(37.4219, -122.0841, points, 0.00017))
     request = fixture.CreateTripRequest(parent=f"providers/{fixture.SEED_PROVIDER}", trip_id=LONG_ROUTE_TRIP_ID,
                                         trip=trip)
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+    if tls:
+        with open(TLS_CERT, "rb") as file:
+            credentials = grpc.ssl_channel_credentials(root_certificates=file.read())
+        channel = grpc.secure_channel(f"127.0.0.1:{port}", credentials,
+                                      options=[("grpc.ssl_target_name_override", TLS_SERVER_NAME)])
+    else:
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    with channel:
         create = channel.unary_unary(f"/{fixture.SERVICE}/CreateTrip",
                                      request_serializer=fixture.CreateTripRequest.SerializeToString,
                                      response_deserializer=fixture.Trip.FromString)
@@ -254,9 +286,11 @@ def create_long_route_trip(port, points):
     return created.name, created.ByteSize()
 
 
-def run_client_load(binary, port, seconds, trip):
+def run_client_load(binary, port, seconds, trip, keylog):
     command = [binary, "--client", "ours", "--concurrency", "16", "--seconds", f"{seconds:.2f}", "--port", str(port),
                "--trip", trip, "--warm-up-seconds", "0", "--allocation-seconds", "0"]
+    if keylog:
+        command += ["--tls-ca", TLS_CERT, "--tls-server-name", TLS_SERVER_NAME, "--keylog-file", keylog]
     log("$ " + shell_line(command))
     result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 120)
     if result.returncode != 0:
@@ -273,7 +307,10 @@ def make(arguments):
     if not os.access(arguments.client_load, os.X_OK):
         raise SystemExit(f"{arguments.client_load} is missing; build it with "
                          "`swift build -c release --package-path Benchmarks --product ClientLoad`")
-    server, port = start_server(max_seconds=900)
+    keylog = arguments.output + ".keys" if arguments.tls else None
+    if keylog and os.path.exists(keylog):
+        os.remove(keylog)  # ClientLoad appends
+    server, port = start_server(max_seconds=900, tls=arguments.tls)
     stderr_path = arguments.output + ".tcpdump.txt"
     tcpdump = None
     calls = 0
@@ -281,7 +318,7 @@ def make(arguments):
     trip = TRIP
     try:
         if arguments.route_points:
-            trip, size = create_long_route_trip(port, arguments.route_points)
+            trip, size = create_long_route_trip(port, arguments.route_points, arguments.tls)
             log(f"created {trip}: {size:,} bytes, a route of {arguments.route_points} points")
         tcpdump, stderr = start_tcpdump(arguments.output, port, stderr_path)
         rate = None
@@ -290,7 +327,7 @@ def make(arguments):
             # The first run measures the rate; a short one for a small capture, so it does not overshoot.
             first = min(4.0, max(0.5, arguments.calls / 4000))
             seconds = first if rate is None else max(0.5, min(60.0, remaining / rate))
-            report = run_client_load(arguments.client_load, port, seconds, trip)
+            report = run_client_load(arguments.client_load, port, seconds, trip, keylog)
             runs.append(report)
             calls += int(report["calls"])
             rate = max(1.0, report["calls"] / report["seconds"]) if "seconds" in report else report["callsPerSecond"]
@@ -306,7 +343,8 @@ def make(arguments):
     total_calls = calls + len(runs)
     print(f"{arguments.output}: {size:,} bytes, {counts.get('packets captured', 0):,} packets, "
           f"{total_calls:,} GetTrip calls of {trip} ({calls:,} measured in {len(runs)} ClientLoad runs, plus one check call each) "
-          f"on 127.0.0.1:{port}; tcpdump: {dropped} packets dropped by kernel")
+          f"on 127.0.0.1:{port}" + (f" over TLS, key log {keylog}" if keylog else "")
+          + f"; tcpdump: {dropped} packets dropped by kernel")
     if dropped != 0:
         raise SystemExit("tcpdump dropped packets (or did not say): the capture is incomplete")
 
@@ -350,9 +388,9 @@ def wait_for_fleettrips(binary, wait_seconds):
         time.sleep(20)
 
 
-def count_our_messages(binary, capture):
+def count_our_messages(command):
     """Our message and call-end lines, from a second (untimed) pass."""
-    process = subprocess.Popen([binary, "capture", capture], stdout=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE)
     messages = ends = problems = 0
     for line in process.stdout:
         if line.startswith(b'{') and b'"message":' in line and b'"direction":' in line:
@@ -402,24 +440,36 @@ def run(arguments):
     subprocess.run(["editcap", "-F", "pcap", "-r", capture, prefix, f"1-{packets}"], check=True)
     prefix_size = os.path.getsize(prefix)
 
-    ours = [arguments.fleettrips, "capture", capture]
-    fields = tshark_base(capture, port) + [
+    keylog = arguments.keylog_file
+    ours = ours_command(arguments.fleettrips, capture, keylog)
+    plaintext = ours_command(arguments.fleettrips, arguments.plaintext) if arguments.plaintext else None
+    fields = tshark_base(capture, port, keylog) + [
         "-Y", "grpc", "-T", "fields", "-e", "frame.number", "-e", "grpc.message_length",
         "-e", FIELD_NAME, "-e", FIELD_STATUS]
-    full_json = tshark_base(prefix, port) + ["-T", "json"]
+    full_json = tshark_base(prefix, port, keylog) + ["-T", "json"]
 
     our_messages = our_ends = our_problems = None
     if not arguments.skip_ours:
-        our_messages, our_ends, our_problems = count_our_messages(arguments.fleettrips, capture)
+        our_messages, our_ends, our_problems = count_our_messages(ours)
         log(f"ours: {our_messages:,} messages, {our_ends:,} call ends, {our_problems} problems")
+        if plaintext:
+            plaintext_size = os.path.getsize(arguments.plaintext)
+            plaintext_messages, plaintext_ends, plaintext_problems = count_our_messages(plaintext)
+            log(f"ours, plaintext: {plaintext_messages:,} messages, {plaintext_ends:,} call ends, "
+                f"{plaintext_problems} problems")
 
     rows = []
     for round_number in range(1, arguments.rounds + 1):
         if not arguments.skip_ours:
             conditions = f"{utc_now()}, load average {load_average()}"
             wall, cpu = timed(ours, None, "ours")
-            rows.append((round_number, "`fleettrips capture` (JSON lines, every message in full)", conditions,
-                         size, our_messages, wall, cpu))
+            rows.append((round_number, "`fleettrips capture` (JSON lines, every message in full)"
+                         + (", TLS with the key log" if keylog else ""), conditions, size, our_messages, wall, cpu))
+            if plaintext:
+                conditions = f"{utc_now()}, load average {load_average()}"
+                wall, cpu = timed(plaintext, None, "ours, plaintext")
+                rows.append((round_number, "`fleettrips capture` of the plaintext capture (plaintext)", conditions,
+                             plaintext_size, plaintext_messages, wall, cpu))
 
         conditions = f"{utc_now()}, load average {load_average()}"
         fields_path = os.path.join(work, "fields.tsv")
@@ -437,8 +487,11 @@ def run(arguments):
                          conditions, prefix_size, json_messages, wall, cpu))
             os.remove(json_path)
 
-    print(f"Capture {capture}: {size:,} bytes, server port {port}; prefix for tshark -T json: "
-          f"{packets:,} packets, {prefix_size:,} bytes.")
+    print(f"Capture {capture}: {size:,} bytes, server port {port}"
+          + (f", TLS with the key log {keylog}" if keylog else "")
+          + f"; prefix for tshark -T json: {packets:,} packets, {prefix_size:,} bytes.")
+    if plaintext:
+        print(f"Plaintext capture of the same calls {arguments.plaintext}: {plaintext_size:,} bytes.")
     if not arguments.skip_ours:
         print(f"Ours, counted in an untimed pass: {our_messages:,} messages, {our_ends:,} call ends, "
               f"{our_problems} problem lines.")
@@ -446,6 +499,8 @@ def run(arguments):
     print("Commands:")
     print()
     print("    " + shell_line(ours) + " > /dev/null")
+    if plaintext:
+        print("    " + shell_line(plaintext) + " > /dev/null")
     print("    " + shell_line(fields))
     print("    " + shell_line(full_json))
     print()
@@ -453,7 +508,8 @@ def run(arguments):
     print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     by_round = {}
     for round_number, name, conditions, nbytes, messages, wall, cpu in rows:
-        by_round.setdefault(round_number, {})[name.split(" ")[0] + (" json" if "json" in name else "")] = nbytes / wall
+        key = name.split(" ")[0] + (" json" if "json" in name else "") + (" plaintext" if "(plaintext)" in name else "")
+        by_round.setdefault(round_number, {})[key] = (nbytes / wall, messages / wall)
         print(f"| {round_number} | {name} | {conditions} | {nbytes:,} | {messages:,} | {wall:.2f} s | {cpu:.2f} s | "
               f"{messages / wall:,.0f} | {nbytes / wall / 1e6:,.1f} | {nbytes / cpu / 1e6:,.1f} |")
     print()
@@ -461,11 +517,17 @@ def run(arguments):
         ours_rate = rates.get("`fleettrips")
         fields_rate = rates.get("tshark")
         json_rate = rates.get("tshark json")
+        plaintext_rate = rates.get("`fleettrips plaintext")
         if not ours_rate:
             continue
-        text = f"round {round_number}: ours / tshark fields = {ours_rate / fields_rate:.1f}x"
+        # Against tshark: the same file, so bytes per second; against our plaintext speed: the same
+        # calls in files of different sizes, so messages per second first.
+        text = f"round {round_number}: ours / tshark fields = {ours_rate[0] / fields_rate[0]:.1f}x"
         if json_rate:
-            text += f", ours / tshark json = {ours_rate / json_rate:.1f}x"
+            text += f", ours / tshark json = {ours_rate[0] / json_rate[0]:.1f}x"
+        if plaintext_rate:
+            text += (f", ours TLS / ours plaintext = {ours_rate[1] / plaintext_rate[1]:.2f}x in messages/s "
+                     f"({ours_rate[0] / plaintext_rate[0]:.2f}x in bytes/s)")
         print(text)
     for name in ("fields.tsv",):
         path = os.path.join(work, name)
@@ -603,8 +665,8 @@ def our_values(trip):
     return values
 
 
-def tshark_responses(capture, port, output_path):
-    command = tshark_base(capture, port) + [
+def tshark_responses(capture, port, output_path, keylog):
+    command = tshark_base(capture, port, keylog) + [
         "-Y", f"tcp.srcport=={port} && {FIELD_NAME}", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=|",
         "-e", "frame.number", "-e", "frame.time_epoch", "-e", "tcp.dstport"]
     for tshark_name, _ in CHECK_FIELDS:
@@ -621,7 +683,7 @@ def check(arguments):
     wait_for_fleettrips(arguments.fleettrips, arguments.wait_seconds)
     work = tempfile.mkdtemp(prefix="capture-check-")
     fields_path = os.path.join(work, "responses.tsv")
-    command = tshark_responses(capture, port, fields_path)
+    command = tshark_responses(capture, port, fields_path, arguments.keylog_file)
 
     # tshark: one line per packet that ends at least one Trip, keyed by (time, client port); the
     # columns are kept as text and only the sampled Trips are decoded.
@@ -637,7 +699,8 @@ def check(arguments):
             for index in range(count):
                 theirs.setdefault(key, []).append((columns, index, count))
 
-    process = subprocess.Popen([arguments.fleettrips, "capture", capture], stdout=subprocess.PIPE)
+    process = subprocess.Popen(ours_command(arguments.fleettrips, capture, arguments.keylog_file),
+                               stdout=subprocess.PIPE)
     compared = values_compared = points_compared = 0
     disagreements = []
     our_count = 0
@@ -705,11 +768,14 @@ def main():
     make_parser.add_argument("--client-load", default=CLIENT_LOAD)
     make_parser.add_argument("--route-points", type=int,
                              help="fetch a trip of trip-small's fields and a route of this many points instead")
+    make_parser.add_argument("--tls", action="store_true",
+                             help="over TLS, the client's key log written to OUTPUT.keys")
     for name in ("run", "check"):
         step = steps.add_parser(name)
         step.add_argument("--capture", default=DEFAULT_CAPTURE)
         step.add_argument("--fleettrips", default=FLEETTRIPS)
         step.add_argument("--port", type=int, help="the server port (read from the capture by default)")
+        step.add_argument("--keylog-file", help="the key log of a TLS capture (make --tls writes CAPTURE.keys)")
         step.add_argument("--wait-seconds", type=float, default=300,
                           help="how long to wait for a fleettrips newer than its sources")
         if name == "run":
@@ -717,6 +783,7 @@ def main():
             step.add_argument("--rounds", type=int, default=1)
             step.add_argument("--skip-json", action="store_true", help="leave out tshark -T json")
             step.add_argument("--skip-ours", action="store_true", help="time tshark only")
+            step.add_argument("--plaintext", help="the plaintext capture of the same calls, timed beside it")
         else:
             step.add_argument("--every", type=int, default=500)
     arguments = parser.parse_args()

@@ -46,8 +46,17 @@ struct ClientLoad: AsyncParsableCommand {
     @Option(help: "How long the measured window lasts, in seconds.")
     var seconds: Double
 
-    @Option(help: "The port of the plaintext gRPC server on 127.0.0.1.")
+    @Option(help: "The port of the gRPC server on 127.0.0.1 (plaintext unless --tls-ca is given).")
     var port: Int
+
+    @Option(help: "Speak TLS, trusting the certificates of this PEM file (ours only).")
+    var tlsCA: String?
+
+    @Option(help: "With --tls-ca: the name the server's certificate was issued to.")
+    var tlsServerName = "localhost"
+
+    @Option(help: "With --tls-ca: append the client's TLS key log (NSS format) to this file.")
+    var keylogFile: String?
 
     @Option(help: "The trip to get.")
     var trip = "providers/test-project/trips/trip-large"
@@ -71,10 +80,14 @@ struct ClientLoad: AsyncParsableCommand {
             throw ValidationError("--warm-up-seconds and --allocation-seconds must not be negative")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be a TCP port") }
+        if keylogFile != nil, tlsCA == nil { throw ValidationError("--keylog-file needs --tls-ca") }
     }
 
     func run() async throws {
-        let report = try await client.withCaller(port: port, tripName: trip) { caller in
+        let tls = tlsCA.map {
+            BenchmarkTLS(caCertificatePath: $0, serverHostname: tlsServerName, keyLogPath: keylogFile)
+        }
+        let report = try await client.withCaller(port: port, tripName: trip, tls: tls) { caller in
             let answered = try await caller.getTrip()
             guard answered == trip else {
                 throw ValidationError("GetTrip of \(trip) answered the trip \(answered)")

@@ -182,7 +182,8 @@ struct ClientLimitsTests {
         #expect(error.code == .invalidArgument)
         #expect(error.origin == .local)
         #expect(
-            error.message.hasPrefix("the configuration's endpoint or user agent cannot go in a request's headers: "))
+            error.message.hasPrefix(
+                "the configuration's endpoint, authority or user agent cannot go in a request's headers: "))
         #expect(error.message.contains(":authority"))
     }
 }

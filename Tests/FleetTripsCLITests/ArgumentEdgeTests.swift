@@ -118,7 +118,8 @@ struct ArgumentEdgeTests {
                     "get", ClientCommandTests.name("t-1"), "--json", "--deadline", "0.5",
                     "--token-command", "trap 'touch \(marker); exit 1' TERM; sleep 30 & wait",
                 ] + ClientCommandTests.connection(try await emulator.listeningPort()))
-            #expect(result.exitCode == 1)
+            let code = try #require(try ClientCommandTests.errorObject(result.errorOutput)["code"] as? Int)
+            #expect(result.exitCode == 64 + Int32(code))
             // The shell runs its trap once `wait` is interrupted.
             #expect(
                 await waitUntil { FileManager.default.fileExists(atPath: marker) },

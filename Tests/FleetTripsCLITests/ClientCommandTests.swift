@@ -31,7 +31,8 @@ struct ClientCommandTests {
     /// with ``callDeadline`` unless the arguments set a deadline.
     static func call(_ arguments: [String]) async throws -> Result {
         var arguments = arguments
-        let takesDeadline = ["get", "search", "create", "update", "delete", "follow"].contains(arguments.first)
+        let takesDeadline = ["get", "search", "create", "update", "delete", "report-billable", "follow"].contains(
+            arguments.first)
         if takesDeadline, !arguments.contains(where: { $0 == "--deadline" || $0.hasPrefix("--deadline=") }) {
             arguments += ["--deadline", callDeadline]
         }
@@ -46,6 +47,8 @@ struct ClientCommandTests {
             case let command as CreateCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as UpdateCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as DeleteCommand: try await command.run(output: &output, errorOutput: &errorOutput)
+            case let command as ReportBillableCommand:
+                try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as FollowCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             case let command as DemoCommand: try await command.run(output: &output, errorOutput: &errorOutput)
             default: Issue.record("\(arguments) is not a client command")
@@ -158,7 +161,7 @@ struct ClientCommandTests {
 
             // An active trip with a vehicle cannot be deleted: a conflict, with the emulator's reason.
             let refused = try await Self.call(["delete", Self.name("trip-1"), "--json"] + connection)
-            #expect(refused.exitCode == 1)
+            #expect(refused.exitCode == 64 + 9)
             #expect(refused.output == "")
             let conflict = try Self.errorObject(refused.errorOutput)
             #expect(conflict["code"] as? Int == 9)
@@ -180,7 +183,7 @@ struct ClientCommandTests {
             #expect(try Empty(jsonString: String(deleted.output.dropLast())) == Empty())
 
             let gone = try await Self.call(["get", Self.name("trip-1"), "--json"] + connection)
-            #expect(gone.exitCode == 1)
+            #expect(gone.exitCode == 64 + 5)
             #expect(try Self.errorObject(gone.errorOutput)["code"] as? Int == 5)
         }
     }
@@ -224,12 +227,14 @@ struct ClientCommandTests {
         }
     }
 
-    @Test("a trip that does not exist: exit status 1 and one JSON object with NOT_FOUND and its details")
+    @Test(
+        "a trip that does not exist: exit status 69 (64 + NOT_FOUND) and one JSON object with NOT_FOUND and its details"
+    )
     func notFoundJSON() async throws {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let result = try await Self.call(
                 ["get", Self.name("missing"), "--json"] + Self.connection(try await emulator.listeningPort()))
-            #expect(result.exitCode == 1)
+            #expect(result.exitCode == 69)
             #expect(result.output == "")
             let object = try Self.errorObject(result.errorOutput)
             #expect(object["code"] as? Int == 5)
@@ -257,7 +262,7 @@ struct ClientCommandTests {
         try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
             let result = try await Self.call(
                 ["get", Self.name("missing")] + Self.connection(try await emulator.listeningPort()))
-            #expect(result.exitCode == 1)
+            #expect(result.exitCode == 69)
             #expect(result.output == "")
             #expect(
                 result.errorOutput == """
@@ -286,7 +291,7 @@ struct ClientCommandTests {
     func malformedName(arguments: [String]) async throws {
         // Nothing listens on port 1: a call that went out would fail with UNAVAILABLE instead.
         let result = try await Self.call(arguments + ["--json", "--endpoint", "127.0.0.1:1", "--plaintext"])
-        #expect(result.exitCode == 1)
+        #expect(result.exitCode == 64 + 3)
         #expect(result.output == "")
         let object = try Self.errorObject(result.errorOutput)
         #expect(object["code"] as? Int == 3)
@@ -324,7 +329,7 @@ struct ClientCommandTests {
             }
 
             let withoutToken = try await Self.call(["get", Self.name("t-1"), "--json"] + connection)
-            #expect(withoutToken.exitCode == 1)
+            #expect(withoutToken.exitCode == 64 + 16)
             let object = try Self.errorObject(withoutToken.errorOutput)
             #expect(object["code"] as? Int == 16)
             #expect(object["name"] as? String == "UNAUTHENTICATED")
@@ -349,7 +354,7 @@ struct ClientCommandTests {
                 let result = try await Self.call(
                     ["get", Self.name("t-1"), "--token-command", commandLine] + [format].compactMap { $0 }
                         + connection)
-                #expect(result.exitCode == 1)
+                #expect(result.exitCode == 64 + 16)
                 #expect(result.output == "")
                 #expect(!result.errorOutput.contains("secret-token-123"))
                 #expect(!result.errorOutput.contains(commandLine))
@@ -374,7 +379,7 @@ struct ClientCommandTests {
                 "get", Self.name("t-1"), "--json", "--token-file", "/nonexistent/token", "--endpoint", "127.0.0.1:1",
                 "--plaintext",
             ])
-        #expect(result.exitCode == 1)
+        #expect(result.exitCode == 64 + 16)
         let object = try Self.errorObject(result.errorOutput)
         #expect(object["code"] as? Int == 16)
         #expect(
@@ -390,7 +395,7 @@ struct ClientCommandTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await Self.call(
             ["get", Self.name("t-1"), "--json", "--token-file", file.path, "--endpoint", "127.0.0.1:1", "--plaintext"])
-        #expect(result.exitCode == 1)
+        #expect(result.exitCode == 64 + 16)
         let object = try Self.errorObject(result.errorOutput)
         #expect(object["code"] as? Int == 16)
         #expect(

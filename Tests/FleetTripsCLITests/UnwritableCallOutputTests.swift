@@ -38,8 +38,9 @@ struct UnwritableCallOutputTests {
     }
 
     /// Runs `command` into an output that fails every write and expects the failure to be the
-    /// tool's own: without `json` thrown as it is, with nothing on standard error and exit status 1;
-    /// with `json`, the one JSON object on standard error, naming the unwritable output.
+    /// tool's own: without `json` thrown as it is, with nothing on standard error; with `json`, the
+    /// one JSON object on standard error, naming the unwritable output. Either way the exit status
+    /// is 1, a failure of the tool's own, not 64 + the code of a call.
     static func expectOutputFailureReported(_ command: any TripServiceCommand, json: Bool) async throws {
         var output = ClosedOutput()
         var errorOutput: [UInt8] = []
@@ -50,6 +51,7 @@ struct UnwritableCallOutputTests {
             // --json keeps its promise of one JSON object on standard error.
             let object = try #require(try FollowCommandTests.objects(report).first)
             #expect(object["message"] as? String == "unwritable output: cannot write to standard output: Broken pipe")
+            #expect(CommandRunner.report(for: try #require(thrown)).exitCode == 1)
         } else {
             #expect(report == "")
             #expect((thrown as? FleetTripsError)?.code == .unwritableOutput)

@@ -39,6 +39,24 @@ public struct ClientConfiguration: Sendable {
     /// - Warning: The lines decrypt the traffic, tokens and trips included: set this only while
     ///   debugging, and keep what it writes as secret as the token. See ``TLSKeyLogSink``.
     public var tlsKeyLog: TLSKeyLogSink?
+    /// The `:authority` of each call (RFC 9113 section 8.3.1): the host, and optionally the port,
+    /// the server is asked to answer for; ``endpoint`` (`host:port`) when nil.
+    ///
+    /// It changes what the requests say, not where the client connects nor which name TLS checks
+    /// the server's certificate for (``TransportSecurity/tls(trustRoots:serverHostname:)``'s
+    /// `serverHostname`): a proxy or a test server reached at one address on behalf of another
+    /// needs both set. A value that is empty or not visible ASCII is refused with INVALID_ARGUMENT
+    /// when the client is made.
+    public var authority: String?
+    /// Request metadata sent with every call, before the call's own ``CallOptions/metadata``:
+    /// lower-case names, `-bin` names with base64 values, checked as ``CallOptions/metadata`` is.
+    ///
+    /// A name or value that cannot be sent, a name the call layer writes itself (a pseudo-header,
+    /// `te`, `content-type`, `user-agent`, any `grpc-` name) and `x-goog-request-params` are
+    /// refused with INVALID_ARGUMENT when the client is made; `authorization` fails each call
+    /// with INVALID_ARGUMENT when the token provider gave a token, as the call's own does. The
+    /// errors name the field and the offending byte, never the value, which may be a credential.
+    public var metadata: [(name: String, value: String)]
 
     /// Fleet Engine itself over TLS, with all defaults.
     public init(
@@ -56,6 +74,8 @@ public struct ClientConfiguration: Sendable {
         self.connectTimeout = .seconds(20)
         self.requestHeader = RequestHeaderDefaults()
         self.tlsKeyLog = nil
+        self.authority = nil
+        self.metadata = []
     }
 
     /// A plaintext (h2c) configuration for a server on this machine, such as `fleettrips serve`.

@@ -248,10 +248,17 @@ extension FleetEngineClient {
             throw FleetEngineError(
                 code: .deadlineExceeded, message: "the call's deadline passed before it could be sent", origin: .local)
         }
+        if configurationSendsAuthorization, token.header != nil {
+            throw FleetEngineError(
+                code: .invalidArgument,
+                message: "the configuration's metadata may not carry authorization: the client writes it itself "
+                    + "from its token provider",
+                origin: .local)
+        }
         for field in options.metadata {
             // A second copy of a field the client writes would leave the server to pick one of them.
             let writtenByClient =
-                field.name == "x-goog-request-params" || (field.name == "authorization" && token.header != nil)
+                field.name == Self.routingHeaderName || (field.name == "authorization" && token.header != nil)
             if writtenByClient {
                 throw FleetEngineError(
                     code: .invalidArgument,
@@ -265,7 +272,7 @@ extension FleetEngineClient {
             var built = requestHeadTemplate
             built.method = method
             built.timeout = GRPCTimeout(remaining)
-            try built.appendMetadata(name: "x-goog-request-params", value: routing)
+            try built.appendMetadata(name: Self.routingHeaderName, value: routing)
             for field in options.metadata { try built.appendMetadata(name: field.name, value: field.value) }
             head = built
         } catch {

@@ -29,9 +29,12 @@ public final class FleetEngineClient: Sendable, Service {
     let logger: Logger
     let metrics: ClientMetrics
     /// What every call's header block shares (`:authority`, `:scheme`, `user-agent`,
-    /// `grpc-accept-encoding`), checked once; a call sets its method, timeout and metadata. A
-    /// configuration whose values cannot be sent fails each call with INVALID_ARGUMENT.
+    /// `grpc-accept-encoding`, the configuration's metadata), checked once; a call sets its
+    /// method, timeout and metadata.
     let requestHeadTemplate: GRPCRequestHead
+    /// Whether the configuration's metadata carries `authorization`, which a call whose token
+    /// provider gave a token must not send a second time.
+    let configurationSendsAuthorization: Bool
     /// The request header of a call whose caller gave none: built once, so that such calls share
     /// its storage rather than each building its own copy.
     let defaultRequestHeader: RequestHeader
@@ -65,8 +68,9 @@ public final class FleetEngineClient: Sendable, Service {
     ///     and the timer `fleetengine_client_call_duration` (dimension `method`, retries
     ///     included); the process's bootstrapped backend by default.
     /// - Throws: INVALID_ARGUMENT when the TLS configuration cannot be used (its `serverHostname`
-    ///   an IP address or empty among the reasons), the endpoint's host
-    ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), or
+    ///   an IP address or empty among the reasons), the endpoint's host, the authority
+    ///   or the user agent cannot be sent in a header (a space, a byte outside printable ASCII), the
+    ///   configuration's metadata cannot be sent (``ClientConfiguration/metadata``), or
     ///   a backoff (the retry policy's, the reconnect one) has a negative wait or a multiplier that
     ///   is not a finite number above zero, the endpoint's port is not 1 to 65535, or the
     ///   keepalive's interval or timeout is not above zero.
@@ -102,22 +106,46 @@ public final class FleetEngineClient: Sendable, Service {
         self.tokens = TokenCache(provider: tokenProvider)
         self.metrics = ClientMetrics(factory: metricsFactory)
         self.defaultRequestHeader = Self.populated(RequestHeader(), defaults: configuration.requestHeader)
+        var template: GRPCRequestHead
         do throws(WireError) {
-            self.requestHeadTemplate = try GRPCRequestHead(
+            template = try GRPCRequestHead(
                 method: .getTrip,
-                authority: configuration.endpoint.description,
+                authority: configuration.authority ?? configuration.endpoint.description,
                 scheme: configuration.transportSecurity.isPlaintext ? .http : .https,
                 userAgent: configuration.userAgent + " grpc-swift-fleet-engine/\(Self.version)",
                 acceptedEncodings: [.gzip, .deflate])
         } catch {
-            // Neither the endpoint nor the user agent is a secret: the message may name them.
+            // Neither the endpoint, the authority nor the user agent is a secret: the message may name them.
             throw FleetEngineError(
                 code: .invalidArgument,
-                message: "the configuration's endpoint or user agent cannot go in a request's headers: "
+                message: "the configuration's endpoint, authority or user agent cannot go in a request's headers: "
                     + error.message,
                 origin: .local, cause: error)
         }
+        for field in configuration.metadata {
+            guard field.name != Self.routingHeaderName else {
+                throw FleetEngineError(
+                    code: .invalidArgument,
+                    message: "the configuration's metadata may not carry \(field.name): the client writes it itself "
+                        + "from each call's provider",
+                    origin: .local)
+            }
+            do throws(WireError) {
+                try template.appendMetadata(name: field.name, value: field.value)
+            } catch {
+                // The wire layer's message names the field and the offending byte, never the value.
+                throw FleetEngineError(
+                    code: .invalidArgument, message: "the configuration's metadata cannot be sent: \(error.message)",
+                    origin: .local, cause: error)
+            }
+        }
+        self.requestHeadTemplate = template
+        self.configurationSendsAuthorization = configuration.metadata.contains { $0.name == "authorization" }
     }
+
+    /// The metadata that routes a call to the trip's provider (`x-goog-request-params`), which
+    /// the client writes on every call.
+    static let routingHeaderName = "x-goog-request-params"
 
     /// Runs the client's connections until ``beginGracefulShutdown()`` is called (then returns
     /// once the calls in flight have finished) or the task is cancelled (then closes at once).

@@ -10,11 +10,8 @@ import FleetEngineStatus
 /// fails, standard error gets the ``FleetEngineError``, as ``StatusExplanation/failureText`` or,
 /// with ``reportsJSON``, as exactly one JSON object on one line (``StatusExplanation/json``:
 /// `code`, `name`, `family`, `message`, `details`, `origin` and the rest), and the exit status is
-/// ``failureExitCode``.
+/// 64 plus its code (``CallExitStatus``).
 struct TripServiceSession: Sendable {
-    /// The exit status of a command whose call failed; usage errors keep ArgumentParser's 64.
-    static let failureExitCode: Int32 = 1
-
     /// Where and how to connect, and the deadline of each call.
     var configuration: ClientConfiguration
     /// Where the bearer token comes from.
@@ -36,11 +33,12 @@ struct TripServiceSession: Sendable {
     ///
     /// Whatever `body` or the client throws becomes a ``FleetEngineError``
     /// (``FleetEngineError/init(converting:)``: a failure of this tool's own is UNKNOWN), is
-    /// written to `errorOutput`, and ends the command with ``failureExitCode``; but for output that
+    /// written to `errorOutput`, and ends the command with ``CallExitStatus/failure(reporting:)``
+    /// (64 plus the code; 1 for a failure of the tool's own); but for output that
     /// cannot be written, which as text is thrown as it is, the tool's own failure rather than a
     /// status of Fleet Engine's (with ``reportsJSON`` it stays the one JSON object promised).
     ///
-    /// - Throws: `ExitCode(failureExitCode)` after reporting a failure;
+    /// - Throws: `ExitCode` after reporting a failure;
     ///   ``FleetTripsError/Code/unwritableOutput`` without ``reportsJSON``, when the output or the
     ///   report itself cannot be written.
     func run(
@@ -83,7 +81,7 @@ struct TripServiceSession: Sendable {
             throw error
         } catch {
             try errorOutput.write(report(FleetEngineError(converting: error)))
-            throw ExitCode(Self.failureExitCode)
+            throw ExitCode(CallExitStatus.failure(reporting: error))
         }
     }
 

@@ -17,7 +17,7 @@ struct CreateCommand: TripServiceCommand {
 
             \(TripServiceHelp.failureContract)
 
-            \(TripServiceHelp.keyLogFile)
+            \(TripServiceHelp.commonDiscussion)
             """
     )
 

@@ -8,7 +8,7 @@ struct DeleteCommand: TripServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a trip that is not active (DeleteTrip); prints the empty response, {}.",
-        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.keyLogFile
+        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.commonDiscussion
     )
 
     /// The trip's resource name.

@@ -13,11 +13,12 @@ struct FollowCommand: TripServiceCommand {
             "message"), tripStatus, remainingDistance ("remainingDistanceMeters"), activeRoute, vehicleLocation, \
             pickupLocation, dropoffLocation, pickupETA, dropoffETA, remainingWaypoints, intermediateDestinations, \
             activeRouteTraffic, or updateFailed (with "error": "code", "name", "family", "message", ...). A failed \
-            refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED. A \
-            trip holding fields the schema does not define, which its "message" cannot show, gets a "note:" \
-            line on standard error (again only when they change).
+            refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED, and as \
+            below when following ends otherwise (the client cannot be made, or the output is read too slowly: \
+            RESOURCE_EXHAUSTED, 72). A trip holding fields the schema does not define, which its "message" cannot \
+            show, gets a "note:" line on standard error (again only when they change).
 
-            \(TripServiceHelp.keyLogFile)
+            \(TripServiceHelp.commonDiscussion)
             """
     )
 

@@ -8,7 +8,7 @@ struct GetCommand: TripServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Print a trip (GetTrip) as proto3 JSON on one line.",
-        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.keyLogFile
+        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.commonDiscussion
     )
 
     /// The trip's resource name.

@@ -8,7 +8,7 @@ struct SearchCommand: TripServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Print a provider's trips (SearchTrips, page after page) as proto3 JSON, one trip per line.",
-        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.keyLogFile
+        discussion: TripServiceHelp.failureContract + "\n\n" + TripServiceHelp.commonDiscussion
     )
 
     /// The provider id.

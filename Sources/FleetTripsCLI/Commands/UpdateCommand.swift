@@ -16,7 +16,7 @@ struct UpdateCommand: TripServiceCommand {
 
             \(TripServiceHelp.failureContract)
 
-            \(TripServiceHelp.keyLogFile)
+            \(TripServiceHelp.commonDiscussion)
             """
     )
 

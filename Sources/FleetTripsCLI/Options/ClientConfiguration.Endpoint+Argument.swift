@@ -8,15 +8,16 @@ extension ClientConfiguration.Endpoint {
     /// The endpoint a command-line argument names: `host:port`, `[IPv6 address]:port` (RFC 3986
     /// section 3.2.2 puts an IPv6 literal in brackets), or either without `:port` for port 443.
     ///
+    /// - Parameter option: the option the text was given with, which the errors name.
     /// - Throws: `ValidationError` for an empty host, a host with a character no DNS name or IP
     ///   address has (RFC 3986's unreserved characters, and `:` and `%` in brackets), an IPv6
     ///   address outside brackets, or a port that is not a number from 1 to 65535.
-    static func parsingArgument(_ text: String) throws(ValidationError) -> Self {
+    static func parsingArgument(_ text: String, option: String = "--endpoint") throws(ValidationError) -> Self {
         let host: Substring
         let portText: Substring?
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else {
-                throw ValidationError("--endpoint '\(text)' has no ']' after its IPv6 address")
+                throw ValidationError("\(option) '\(text)' has no ']' after its IPv6 address")
             }
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
@@ -25,16 +26,16 @@ extension ClientConfiguration.Endpoint {
             } else if rest.hasPrefix(":") {
                 portText = rest.dropFirst()
             } else {
-                throw ValidationError("--endpoint '\(text)' has '\(rest)' after ']' where ':port' should be")
+                throw ValidationError("\(option) '\(text)' has '\(rest)' after ']' where ':port' should be")
             }
             guard host.contains(":") else {
-                throw ValidationError("--endpoint '\(text)': only an IPv6 address goes in brackets")
+                throw ValidationError("\(option) '\(text)': only an IPv6 address goes in brackets")
             }
         } else {
             let colons = text.count(where: { $0 == ":" })
             if colons > 1 {
                 throw ValidationError(
-                    "--endpoint '\(text)': put an IPv6 address in brackets, e.g. [::1]:50051")
+                    "\(option) '\(text)': put an IPv6 address in brackets, e.g. [::1]:50051")
             }
             if let colon = text.firstIndex(of: ":") {
                 host = text[..<colon]
@@ -45,19 +46,19 @@ extension ClientConfiguration.Endpoint {
             }
         }
         guard !host.isEmpty else {
-            throw ValidationError("--endpoint '\(text)' has no host; give host:port, e.g. 127.0.0.1:50051")
+            throw ValidationError("\(option) '\(text)' has no host; give host:port, e.g. 127.0.0.1:50051")
         }
         let bracketed = text.hasPrefix("[")
         if let bad = host.first(where: { !isHostCharacter($0, bracketed: bracketed) }) {
             throw ValidationError(
-                "--endpoint '\(text)': '\(bad)' cannot be in a host; give a DNS name or an IP address, "
+                "\(option) '\(text)': '\(bad)' cannot be in a host; give a DNS name or an IP address, "
                     + "e.g. fleetengine.googleapis.com:443")
         }
         guard let portText else { return Self(host: String(host), port: defaultPort) }
         guard !portText.isEmpty, portText.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let port = Int(portText), (1...65535).contains(port)
         else {
-            throw ValidationError("--endpoint '\(text)': the port must be a number from 1 to 65535")
+            throw ValidationError("\(option) '\(text)': the port must be a number from 1 to 65535")
         }
         return Self(host: String(host), port: port)
     }

@@ -16,14 +16,15 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     @Flag(
         help: ArgumentHelp(
             "Speak plaintext HTTP/2 (h2c), as `fleettrips serve` does by default; otherwise TLS, checked against "
-                + "the system's trust roots (or --ca-cert)."))
+                + "the system's trust roots (or --cacert)."))
     var plaintext = false
 
     /// A PEM file of certificates to trust instead of the system's roots.
     @Option(
+        name: [.customLong("cacert"), .customLong("ca-cert")],
         help: ArgumentHelp(
             "Trust the certificates in this PEM file instead of the system's trust roots, e.g. the self-signed "
-                + "certificate of `fleettrips serve --tls-cert`.",
+                + "certificate of `fleettrips serve --tls-cert` (grpcurl's -cacert; --ca-cert is the same option).",
             valueName: "path"))
     var caCert: String?
 
@@ -32,9 +33,29 @@ struct ConnectionOptions: ParsableArguments, Sendable {
         help: ArgumentHelp(
             "Check the server's certificate for this host name, and send it as the TLS server name, instead of "
                 + "the --endpoint host: e.g. localhost, for --endpoint 127.0.0.1:PORT and a certificate that names "
-                + "only localhost.",
+                + "only localhost. --authority does this too, and also sets :authority.",
             valueName: "host"))
     var serverName: String?
+
+    /// The `:authority` of every call, and over TLS the name the certificate is checked for.
+    @Option(
+        help: ArgumentHelp(
+            "Send this as the :authority of every call (host or host:port; the --endpoint by default) and, over TLS, "
+                + "check the server's certificate for its host and send that as the TLS server name, as grpcurl's "
+                + "-authority does.",
+            valueName: "name"))
+    var authority: String?
+
+    /// Request metadata for every call, as `name: value`.
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp(
+            "Send this metadata with every call, as 'name: value' (repeat for more). The name is lower-cased; "
+                + "authorization (give the token with a token option), host (use --authority) and names gRPC or "
+                + "HTTP/2 reserve (:authority and other pseudo-headers, te, content-type, user-agent, grpc-*, "
+                + "x-goog-request-params) are refused. A name ending in -bin takes a base64 value.",
+            valueName: "name: value"))
+    var headers: [String] = []
 
     /// A bearer token, as given.
     @Option(
@@ -73,7 +94,8 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     /// Refuses more than one token option, an empty token or command, a `--token` that cannot be
     /// sent in a header (a control character, a byte outside ASCII: the error names the byte and
     /// its position, never the token), an endpoint that is not `host:port`, TLS options that do not
-    /// fit (``validateTLS()``), and a deadline that is not a positive number.
+    /// fit (``validateTLS()``), `--header` metadata that cannot be sent (``requestMetadata()``),
+    /// and a deadline that is not a positive number.
     func validate() throws {
         let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil].filter { $0 }.count
         guard tokenOptions <= 1 else {
@@ -95,6 +117,7 @@ struct ConnectionOptions: ParsableArguments, Sendable {
         }
         _ = try ClientConfiguration.Endpoint.parsingArgument(endpoint)
         try validateTLS()
+        _ = try requestMetadata()
         guard deadline > 0, deadline.isFinite, deadline <= Self.longestDeadline else {
             throw ValidationError(
                 "--deadline must be a positive number of seconds, at most \(Int(Self.longestDeadline))")
@@ -113,11 +136,14 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     }
 
     /// The client's configuration: the endpoint, TLS (``transportSecurity()``) unless
-    /// `--plaintext`, and `--deadline` as both the call deadline and the connection time limit.
+    /// `--plaintext`, `--authority`, the `--header` metadata, and `--deadline` as both the call
+    /// deadline and the connection time limit.
     func clientConfiguration() throws -> ClientConfiguration {
         var configuration = ClientConfiguration(
             endpoint: try ClientConfiguration.Endpoint.parsingArgument(endpoint),
             transportSecurity: try transportSecurity())
+        configuration.authority = authority
+        configuration.metadata = try requestMetadata()
         let deadline = Duration.seconds(deadline)
         configuration.defaultDeadline = deadline
         configuration.connectTimeout = min(configuration.connectTimeout, deadline)

@@ -36,8 +36,10 @@ public struct ServiceAccountKey: Sendable, CustomStringConvertible, CustomDebugS
 
     /// Reads a key from the JSON bytes of a key file.
     ///
-    /// - Parameter path: the file the bytes came from, for error messages; nil when they came
-    ///   from elsewhere.
+    /// - Parameters:
+    ///   - bytes: the key file's contents.
+    ///   - path: the file the bytes came from, for error messages; nil when they came from
+    ///     elsewhere.
     /// - Throws: ``ServiceAccountKeyError`` naming the field at fault: not a JSON object, a
     ///   required field missing or not a string, a `type` other than `service_account`, a
     ///   `private_key` that is not a PKCS#8 PEM RSA private key.

@@ -1,12 +1,12 @@
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
 /// Runs `Fixtures/check_minted_tokens.py`: Google's google-auth verifies tokens and says what it
 /// decoded.
 ///
-/// Runs the project's `.venv` Python (made by `Scripts/setup.sh`, with google-auth and
-/// cryptography) when there is one, else `python3` from the PATH, as the grpcio interoperability
-/// tests do.
+/// Runs `ProjectPython`: the project's `.venv` (made by `Scripts/setup.sh`, with google-auth and
+/// cryptography) when there is one, else `python3` from the PATH.
 enum GoogleAuthChecker {
     /// What google-auth made of one token: its header and claims, or why it refused it.
     struct Result: Decodable, Sendable {
@@ -55,14 +55,11 @@ enum GoogleAuthChecker {
     static func check(
         _ tokens: [String], publicKeyPEM: String, keyID: String, audience: String
     ) throws -> [Result] {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let venvPython = packageRoot.appendingPathComponent(".venv/bin/python3")
-        let python = FileManager.default.isExecutableFile(atPath: venvPython.path) ? venvPython.path : "/usr/bin/env"
+        let python = ProjectPython.command()
         let script = try #require(Bundle.module.resourceURL?.appendingPathComponent("Fixtures/check_minted_tokens.py"))
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = python == "/usr/bin/env" ? ["python3", script.path] : [script.path]
+        process.executableURL = python.executable
+        process.arguments = python.leadingArguments + [script.path]
         let input = Pipe()
         let output = Pipe()
         let errorOutput = Pipe()

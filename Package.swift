@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FleetEngineStatus", targets: ["FleetEngineStatus"]),
         .library(name: "FleetEngineGRPCCore", targets: ["FleetEngineGRPCCore"]),
         .library(name: "FleetEngineWire", targets: ["FleetEngineWire"]),
+        .library(name: "FleetEngineAuth", targets: ["FleetEngineAuth"]),
         .library(name: "FleetEngineClient", targets: ["FleetEngineClient"]),
         .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
         .library(name: "FleetEngineCapture", targets: ["FleetEngineCapture"]),
@@ -67,9 +68,20 @@ let package = Package(
             name: "FleetEngineWire",
             dependencies: ["FleetEngineCodec", "FleetEngineStatus", "CZlib"]
         ),
+        // Fleet Engine's JWTs: service account keys, minting, verification. swift-crypto only, no NIO or gRPC.
+        .target(
+            name: "FleetEngineAuth",
+            dependencies: [
+                "FleetEngineCodec",
+                "FleetEngineStatus",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "FleetEngineClient",
             dependencies: [
+                "FleetEngineAuth",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineWire",
@@ -88,6 +100,7 @@ let package = Package(
         .target(
             name: "FleetEngineEmulator",
             dependencies: [
+                "FleetEngineAuth",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineGRPCCore",
@@ -95,7 +108,6 @@ let package = Package(
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -119,6 +131,7 @@ let package = Package(
         .target(
             name: "FleetTripsCLI",
             dependencies: [
+                "FleetEngineAuth",
                 "TripTracking",
                 "FleetEngineCapture",
                 "FleetEngineCodec",
@@ -142,10 +155,12 @@ let package = Package(
         .target(
             name: "FleetEngineTestSupport",
             dependencies: [
+                "FleetEngineAuth",
                 "FleetEngineClient",
                 "FleetEngineCodec",
                 "FleetEngineEmulator",
                 "FleetEngineStatus",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -169,8 +184,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FleetEngineAuthTests",
+            dependencies: [
+                "FleetEngineAuth", "FleetEngineCodec", "FleetEngineStatus", "FleetEngineTestSupport",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "FleetEngineEmulatorTests",
             dependencies: [
+                "FleetEngineAuth",
                 "FleetEngineEmulator",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
@@ -191,6 +214,7 @@ let package = Package(
         .testTarget(
             name: "FleetEngineClientTests",
             dependencies: [
+                "FleetEngineAuth",
                 "FleetEngineClient",
                 "FleetEngineEmulator",
                 "FleetEngineCodec",
@@ -225,14 +249,16 @@ let package = Package(
         .testTarget(
             name: "TripTrackingTests",
             dependencies: [
-                "TripTracking", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
+                "TripTracking", "FleetEngineAuth", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus",
+                "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "FleetTripsCLITests",
             dependencies: [
-                "FleetTripsCLI", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus", "FleetEngineCodec",
+                "FleetTripsCLI", "FleetEngineAuth", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus",
+                "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineClient", "TripTracking", "FleetEngineTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

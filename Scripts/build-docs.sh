@@ -18,6 +18,7 @@ targets=(
     FleetEngineStatus
     FleetEngineGRPCCore
     FleetEngineWire
+    FleetEngineAuth
     FleetEngineClient
     FleetEngineCapture
     TripTracking

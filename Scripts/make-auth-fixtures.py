@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Makes the JWT fixtures of FleetEngineEmulatorTests' Auth suites with code we did not write.
+"""Makes the JWT fixtures of FleetEngineAuthTests with code we did not write.
 
-Writes into Tests/FleetEngineEmulatorTests/Fixtures/auth/:
+Writes into Tests/FleetEngineAuthTests/Fixtures/auth/:
 
 - test-rsa-private.pem, test-rsa-public.pem: a throwaway 2048-bit RSA key pair. TEST-ONLY: it
   is committed to the repository, so it protects nothing and must never sign a real token.
@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from google.auth.crypt import RSASigner
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "Tests" / "FleetEngineEmulatorTests" / "Fixtures" / "auth"
+OUT = ROOT / "Tests" / "FleetEngineAuthTests" / "Fixtures" / "auth"
 
 AUDIENCE = "https://fleetengine.googleapis.com/"
 # 2026-01-01T00:00:00Z; the tests' clock stands one minute later.

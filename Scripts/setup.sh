@@ -12,8 +12,8 @@
 # (the reference Scripts/check-tls-captures.py compares `fleettrips capture` with; installed
 # non-interactively it answers no to wireshark-common's question about letting non-root users
 # capture), and from PyPI, into the project's virtualenv .venv, Google's google-maps-fleetengine,
-# grpcio and grpcio-status (the independent references the tests compare against). Run as root, or
-# with sudo available.
+# grpcio and grpcio-status, and google-auth with cryptography (its RS256 verifier), the independent
+# references the tests compare against. Run as root, or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,12 +34,13 @@ fi
 
 # Google's Python packages go into a virtualenv of the project's own (.venv), so the system's
 # Python is left as it is; Scripts/test.sh runs every Python check with .venv/bin/python3.
-python_packages=(google-maps-fleetengine grpcio grpcio-status)
+python_packages=(google-maps-fleetengine grpcio grpcio-status google-auth cryptography)
 if [ ! -x .venv/bin/python3 ]; then
     echo "creating the virtualenv .venv"
     python3 -m venv .venv
 fi
-if ! .venv/bin/python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status" >/dev/null 2>&1; then
+if ! .venv/bin/python3 -c "import google.maps.fleetengine_v1, grpc, grpc_status, google.auth, cryptography" \
+    >/dev/null 2>&1; then
     echo "installing from PyPI into .venv: ${python_packages[*]}"
     .venv/bin/python3 -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

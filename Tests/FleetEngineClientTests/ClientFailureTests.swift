@@ -1,3 +1,4 @@
+import FleetEngineAuth
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator

@@ -17,17 +17,13 @@ final class GRPCIOServer: @unchecked Sendable {
     private let input: Pipe
 
     init() throws {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let venvPython = packageRoot.appendingPathComponent(".venv/bin/python3")
-        let python =
-            FileManager.default.isExecutableFile(atPath: venvPython.path) ? venvPython.path : "/usr/bin/env"
+        let python = ProjectPython.command()
         let script = try Fixtures.fixtureURL("grpcio_trip_server.py")
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("grpcio-\(UUID().uuidString).jsonl")
         process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        let arguments = ["-u", script.path, "--port", "0", "--log", logURL.path, "--max-seconds", "300"]
-        process.arguments = python == "/usr/bin/env" ? ["python3"] + arguments : arguments
+        process.executableURL = python.executable
+        process.arguments =
+            python.leadingArguments + ["-u", script.path, "--port", "0", "--log", logURL.path, "--max-seconds", "300"]
         input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -1,4 +1,5 @@
 public import FleetEngineClient
+public import FleetEngineCodec
 public import FleetEngineEmulator
 public import Logging
 public import Metrics

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineAuth
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineEmulator
@@ -407,18 +408,26 @@ struct ClientCommandTests {
     @Test(
         "the token options exclude each other, none may be empty, and a --token must be one HTTP/2 can send",
         arguments: [
-            (["--token", "a", "--token-file", "f"], "give at most one of --token, --token-file and --token-command"),
+            (
+                ["--token", "a", "--token-file", "f"],
+                "give at most one of --token, --token-file, --token-command and --service-account"
+            ),
+            (
+                ["--token-file", "f", "--service-account", "key.json"],
+                "give at most one of --token, --token-file, --token-command and --service-account"
+            ),
+            (["--service-account", ""], "--service-account needs a path"),
             (
                 ["--token", "a", "--token-command", "c"],
-                "give at most one of --token, --token-file and --token-command"
+                "give at most one of --token, --token-file, --token-command and --service-account"
             ),
             (
                 ["--token-file", "f", "--token-command", "c"],
-                "give at most one of --token, --token-file and --token-command"
+                "give at most one of --token, --token-file, --token-command and --service-account"
             ),
             (
                 ["--token", "a", "--token-file", "f", "--token-command", "c"],
-                "give at most one of --token, --token-file and --token-command"
+                "give at most one of --token, --token-file, --token-command and --service-account"
             ),
             (["--token", ""], "--token is empty; leave it out to send no token"),
             (["--token-command", " "], "--token-command needs a command"),
@@ -440,14 +449,31 @@ struct ClientCommandTests {
         #expect(report.exitCode == 64)
     }
 
-    @Test("no token option means no token, and a given token never shows in its description")
+    @Test("no token option means no token unless GOOGLE_APPLICATION_CREDENTIALS names a key; a token never shows")
     func tokenSources() throws {
         let plain = try #require(try CommandRunner.parse(["get", Self.name("t")]) as? GetCommand)
-        #expect(plain.connection.tokenSource == .none)
+        CommandEnvironment.$overrides.withValue([:]) {
+            #expect(plain.connection.tokenSource == .none)
+        }
+        CommandEnvironment.$overrides.withValue(["GOOGLE_APPLICATION_CREDENTIALS": ""]) {
+            #expect(plain.connection.tokenSource == .none)
+        }
+        CommandEnvironment.$overrides.withValue(["GOOGLE_APPLICATION_CREDENTIALS": "/keys/sa.json"]) {
+            #expect(
+                plain.connection.tokenSource
+                    == .serviceAccount(path: "/keys/sa.json", origin: "GOOGLE_APPLICATION_CREDENTIALS"))
+            #expect(plain.connection.tokenSource.description == "GOOGLE_APPLICATION_CREDENTIALS '/keys/sa.json'")
+        }
         let literal = try #require(
             try CommandRunner.parse(["get", Self.name("t"), "--token", "eyJ.secret.sig"]) as? GetCommand)
-        #expect(literal.connection.tokenSource == .literal("eyJ.secret.sig"))
+        CommandEnvironment.$overrides.withValue(["GOOGLE_APPLICATION_CREDENTIALS": "/keys/sa.json"]) {
+            #expect(literal.connection.tokenSource == .literal("eyJ.secret.sig"))
+        }
         #expect(literal.connection.tokenSource.description == "--token (redacted)")
+        let keyFile = try #require(
+            try CommandRunner.parse(["get", Self.name("t"), "--service-account", "sa.json"]) as? GetCommand)
+        #expect(keyFile.connection.tokenSource == .serviceAccount(path: "sa.json", origin: "--service-account"))
+        #expect(keyFile.connection.tokenSource.description == "--service-account 'sa.json'")
     }
 
     @Test(

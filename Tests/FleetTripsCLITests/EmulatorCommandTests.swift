@@ -86,12 +86,36 @@ struct EmulatorCommandTests {
             (["serve", "--no-auth", "--fail-code", "4294967310"], "--fail-code: \"4294967310\" is not a status code"),
             (["serve", "--no-auth", "--fail-every", "0"], "--fail-every must be at least 1"),
             (["serve", "--no-auth", "--goaway-after-ms", "0"], "--goaway-after-ms must be at least 1"),
-            (["token", "--jwt-secret", "s"], "give exactly one of --trip-id and --server"),
-            (["token", "--server", "--trip-id", "t"], "give exactly one of --trip-id and --server"),
-            (["token", "--server"], "give exactly one of --jwt-secret and --jwt-private-key"),
+            (["token", "--jwt-secret", "s"], "give exactly one of --trip-id, --vehicle-id and --server"),
+            (["token", "--server", "--trip-id", "t"], "give exactly one of --trip-id, --vehicle-id and --server"),
+            (
+                ["token", "--vehicle-id", "v", "--trip-id", "t", "--jwt-secret", "s"],
+                "give exactly one of --trip-id, --vehicle-id and --server"
+            ),
+            (["token", "--server"], "give exactly one of --service-account, --jwt-secret and --jwt-private-key"),
+            (
+                ["token", "--server", "--service-account", "key.json", "--jwt-secret", "s"],
+                "give exactly one of --service-account, --jwt-secret and --jwt-private-key"
+            ),
             (
                 ["token", "--jwt-secret", "s", "--trip-id", "*"],
                 "--trip-id must name one trip; use --server for every trip"
+            ),
+            (
+                ["token", "--jwt-secret", "s", "--vehicle-id", "*"],
+                "--vehicle-id must name one vehicle; use --server for every vehicle"
+            ),
+            (
+                ["token", "--service-account", "key.json", "--server", "--lifetime", "3601"],
+                "--lifetime must be at most 3600 seconds with --service-account"
+            ),
+            (
+                ["token", "--service-account", "key.json", "--server", "--kid", "k"],
+                "--kid does not go with --service-account: the key file decides it"
+            ),
+            (
+                ["token", "--service-account", "key.json", "--server", "--issuer", "me@example.com"],
+                "--issuer does not go with --service-account: the key file decides it"
             ),
         ])
     func rejections(arguments: [String], message: String) throws {

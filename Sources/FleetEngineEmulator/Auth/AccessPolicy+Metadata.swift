@@ -1,3 +1,4 @@
+public import FleetEngineAuth
 import FleetEngineGRPCCore
 public import FleetEngineStatus
 public import GRPCCore

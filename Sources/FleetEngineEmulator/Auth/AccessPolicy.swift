@@ -1,9 +1,10 @@
+public import FleetEngineAuth
 public import FleetEngineStatus
 
 /// Who may call which TripService method on which trip: Fleet Engine's rules, or none at all.
 ///
 /// With ``verify(_:)`` a call needs `authorization: Bearer <JWT>` with a token the
-/// ``TokenVerifier`` accepts, and then:
+/// `TokenVerifier` (of `FleetEngineAuth`) accepts, and then:
 ///
 /// - a server token (`"tripid": "*"`) may call every method on every trip;
 /// - a consumer token (`"tripid": "<trip id>"`) may only read its own trip: a write method

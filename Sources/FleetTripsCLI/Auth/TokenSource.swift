@@ -1,7 +1,8 @@
 import FleetEngineClient
 
 /// Where a client command's bearer token comes from: `--token`, `--token-file`,
-/// `--token-command`, or nowhere (no `authorization` header at all).
+/// `--token-command`, a service account key (`--service-account` or
+/// `GOOGLE_APPLICATION_CREDENTIALS`), or nowhere (no `authorization` header at all).
 ///
 /// Its description names the source but never shows a token.
 enum TokenSource: Sendable, Hashable, CustomStringConvertible {
@@ -14,6 +15,9 @@ enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     /// The trimmed standard output of this command line, run by `/bin/sh -c` when the client asks
     /// for a token.
     case command(String)
+    /// Server tokens minted with the service account key file at this path, named by `origin`
+    /// (`--service-account` or `GOOGLE_APPLICATION_CREDENTIALS`).
+    case serviceAccount(path: String, origin: String)
 
     /// The provider the client asks for tokens.
     var tokenProvider: any TokenProvider {
@@ -22,16 +26,19 @@ enum TokenSource: Sendable, Hashable, CustomStringConvertible {
         case .literal(let token): StaticTokenProvider(token)
         case .file(let path): TokenFileProvider(path: path)
         case .command(let commandLine): TokenCommandProvider(commandLine: commandLine)
+        case .serviceAccount(let path, let origin): ServiceAccountFileProvider(path: path, origin: origin)
         }
     }
 
-    /// `no token`, `--token (redacted)`, `--token-file 'path'`, `--token-command`.
+    /// `no token`, `--token (redacted)`, `--token-file 'path'`, `--token-command`,
+    /// `--service-account 'path'`: the path of a key file, never what it holds.
     var description: String {
         switch self {
         case .none: "no token"
         case .literal: "--token (redacted)"
         case .file(let path): "--token-file '\(path)'"
         case .command: "--token-command"
+        case .serviceAccount(let path, let origin): "\(origin) '\(path)'"
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineAuth
 import FleetEngineEmulator
 import FleetEngineStatus
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineAuth
 import FleetEngineClient
 import FleetEngineWire
 
@@ -77,6 +78,14 @@ struct ConnectionOptions: ParsableArguments, Sendable {
             valueName: "command"))
     var tokenCommand: String?
 
+    /// A service account key file to mint server tokens with.
+    @Option(
+        help: ArgumentHelp(
+            "Mint server tokens with this service account key file (JSON). Without any token option, the key "
+                + "file GOOGLE_APPLICATION_CREDENTIALS names is used, if it names one.",
+            valueName: "path"))
+    var serviceAccount: String?
+
     /// Seconds each call may take.
     @Option(help: ArgumentHelp("Seconds each call may take, retries and connecting included.", valueName: "seconds"))
     var deadline = 15.0
@@ -97,10 +106,11 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     /// fit (``validateTLS()``), `--header` metadata that cannot be sent (``requestMetadata()``),
     /// and a deadline that is not a positive number.
     func validate() throws {
-        let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil].filter { $0 }.count
-        guard tokenOptions <= 1 else {
-            throw ValidationError("give at most one of --token, --token-file and --token-command")
+        let tokenOptions = [token != nil, tokenFile != nil, tokenCommand != nil, serviceAccount != nil]
+        guard tokenOptions.filter({ $0 }).count <= 1 else {
+            throw ValidationError("give at most one of --token, --token-file, --token-command and --service-account")
         }
+        if serviceAccount?.isEmpty == true { throw ValidationError("--service-account needs a path") }
         if token?.isEmpty == true { throw ValidationError("--token is empty; leave it out to send no token") }
         if let token {
             // Refused here, as a usage error, rather than by every call as UNAUTHENTICATED with
@@ -127,11 +137,17 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     /// The longest `--deadline`: a day, well past any call and within what `grpc-timeout` can say.
     static let longestDeadline = 86_400.0
 
-    /// Where the token comes from.
+    /// Where the token comes from: a token option, else the key file `GOOGLE_APPLICATION_CREDENTIALS`
+    /// names, else nowhere.
     var tokenSource: TokenSource {
         if let token { return .literal(token) }
         if let tokenFile { return .file(path: tokenFile) }
         if let tokenCommand { return .command(tokenCommand) }
+        if let serviceAccount { return .serviceAccount(path: serviceAccount, origin: "--service-account") }
+        let variable = ServiceAccountKey.environmentVariable
+        if let path = CommandEnvironment.value(of: variable), !path.isEmpty {
+            return .serviceAccount(path: path, origin: variable)
+        }
         return .none
     }
 

@@ -28,10 +28,11 @@ import Synchronization
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
 ///
 /// Tokens come from the client's `TokenProvider`, asked per trip (GetTrip names the trip), so
-/// consumer tokens work. The refreshes live in ``run()``: models may be asked for and subscribed
-/// to before it runs, and start refreshing once it does. When ``run()`` ends, every model that
-/// had not ended stops (``TripModelState/stopped``) and its ``TripModel/updates`` sequences end
-/// with CANCELLED.
+/// consumer tokens work, and so does one server token for all trips: a client made with a
+/// `ServiceAccountTokenProvider` mints it from a service account key. The refreshes live in
+/// ``run()``: models may be asked for and subscribed to before it runs, and start refreshing once
+/// it does. When ``run()`` ends, every model that had not ended stops (``TripModelState/stopped``)
+/// and its ``TripModel/updates`` sequences end with CANCELLED.
 public final class TripService: Sendable, Service {
     /// The client the trips are fetched with.
     public let client: FleetEngineClient

@@ -1,6 +1,8 @@
+import FleetEngineAuth
 import FleetEngineCodec
 import FleetEngineGRPCCore
 import FleetEngineStatus
+import FleetEngineTestSupport
 import GRPCCore
 import Testing
 
@@ -69,11 +71,17 @@ struct AccessPolicyTests {
         #expect(AccessPolicy.tripID(in: Self.trip1, method: .getTrip) == "trip-1")
     }
 
+    /// A test-only secret: the tokens here need a verifier, not any particular key.
+    static let secret = "access-policy-tests-secret-of-32-bytes"
+    /// 2026-01-01T00:00:00Z, when the tokens are minted and checked.
+    static let clock = ManualTimeSource(start: Timestamp(seconds: 1_767_225_600, nanos: 0))
+
+    static func verifier() throws -> TokenVerifier {
+        TokenVerifier(keys: [try .hs256(secret: secret)], clock: clock)
+    }
+
     private func header(for token: Token) throws -> String {
-        let minter = TokenMinter(
-            signingKey: try TokenForge.rsaSigningKey(),
-            clock: AuthTestClock(seconds: TokenForge.issuedAt)
-        )
+        let minter = TokenMinter(signingKey: try .hs256(secret: Self.secret), clock: Self.clock)
         switch token {
         case .consumerTrip1: return "Bearer " + (try minter.mint(.consumer(tripID: "trip-1")))
         case .server: return "Bearer " + (try minter.mint(.server))
@@ -86,7 +94,7 @@ struct AccessPolicyTests {
 
     @Test("a verified token may make exactly the calls its role allows", arguments: calls)
     func roleRules(_ call: Call) throws {
-        let policy = AccessPolicy.verify(try TokenForge.verifier())
+        let policy = AccessPolicy.verify(try Self.verifier())
         let header = try header(for: call.token)
         guard let reason = call.deniedReason else {
             let claims = try policy.authorize(method: call.method, tripNames: call.tripNames, authorization: header)
@@ -106,7 +114,7 @@ struct AccessPolicyTests {
 
     @Test("a refused token is UNAUTHENTICATED whatever the method, with the method in the ErrorInfo")
     func unauthenticatedBeforeRoles() throws {
-        let policy = AccessPolicy.verify(try TokenForge.verifier())
+        let policy = AccessPolicy.verify(try Self.verifier())
         for method in TripServiceMethod.allCases {
             let error = try #require(throws: FleetEngineError.self) {
                 try policy.authorize(method: method, tripName: Self.trip1, authorization: nil)
@@ -128,7 +136,7 @@ struct AccessPolicyTests {
 
     @Test("the single-trip form checks the named trip like the list form")
     func singleTripForm() throws {
-        let policy = AccessPolicy.verify(try TokenForge.verifier())
+        let policy = AccessPolicy.verify(try Self.verifier())
         let header = try header(for: .consumerTrip1)
         #expect(try policy.authorize(method: .getTrip, tripName: Self.trip1, authorization: header)?.tripID == "trip-1")
         #expect(throws: FleetEngineError(code: .permissionDenied, message: "")) {
@@ -138,7 +146,7 @@ struct AccessPolicyTests {
 
     @Test("the token is read from gRPC metadata's first authorization value")
     func readsMetadata() throws {
-        let policy = AccessPolicy.verify(try TokenForge.verifier())
+        let policy = AccessPolicy.verify(try Self.verifier())
         var metadata = Metadata()
         metadata.addString(try header(for: .consumerTrip1), forKey: "authorization")
         metadata.addString("Bearer second.value.ignored", forKey: "authorization")

@@ -1,3 +1,4 @@
+import FleetEngineAuth
 import FleetEngineCodec
 import FleetEngineGRPCCore
 import FleetEngineStatus

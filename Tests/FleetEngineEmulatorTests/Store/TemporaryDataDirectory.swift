@@ -1,3 +1,4 @@
+import FleetEngineCodec
 import Foundation
 import Testing
 

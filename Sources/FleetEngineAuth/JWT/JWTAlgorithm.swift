@@ -1,7 +1,7 @@
 /// A JWS `alg` header value (RFC 7515 section 4.1.1), as the token carried it.
 ///
 /// An open set, as the wire is: any string is representable, so a token with an algorithm this
-/// emulator does not implement still parses and is then refused by name. Comparison is
+/// package does not implement still parses and is then refused by name. Comparison is
 /// case-sensitive, as RFC 7515 section 4.1.1 requires (`hs256` is not ``hs256``).
 public struct JWTAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The `alg` string.
@@ -21,10 +21,10 @@ public struct JWTAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// proves nothing.
     public static let none = JWTAlgorithm(rawValue: "none")
 
-    /// The algorithms the emulator can verify and sign with.
+    /// The algorithms this package can verify and sign with.
     public static let supported: [JWTAlgorithm] = [.hs256, .rs256]
 
-    /// Whether the emulator can verify and sign with this algorithm.
+    /// Whether this package can verify and sign with this algorithm.
     public var isSupported: Bool { Self.supported.contains(self) }
 
     /// The `alg` string.

@@ -54,9 +54,13 @@ public struct FleetEngineClaims: Sendable, Hashable {
     /// Whether the token covers every trip (`"tripid": "*"`).
     public var isServerToken: Bool { tripID == TokenRole.wildcard }
 
-    /// The role the `tripid` claim gives, or nil when there is no (non-empty) `tripid`.
+    /// The role the `authorization` claim gives: by a non-empty `tripid` a server or consumer
+    /// token, else by a `vehicleid` naming one vehicle a driver token; nil otherwise.
     public var role: TokenRole? {
-        guard let tripID, !tripID.isEmpty else { return nil }
-        return tripID == TokenRole.wildcard ? .server : .consumer(tripID: tripID)
+        if let tripID, !tripID.isEmpty {
+            return tripID == TokenRole.wildcard ? .server : .consumer(tripID: tripID)
+        }
+        guard let vehicleID, !vehicleID.isEmpty, vehicleID != TokenRole.wildcard else { return nil }
+        return .driver(vehicleID: vehicleID)
     }
 }

@@ -1,11 +1,12 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 import Foundation
 
-/// Makes Fleet Engine tokens, for `fleettrips token` and for tests: a consumer token for one trip
-/// or a server token for all, signed HS256 or RS256.
+/// Makes Fleet Engine tokens: a server token for every trip, a consumer token for one trip, a
+/// driver token for one vehicle, signed RS256 with a service account's key or, for local use,
+/// HS256 or RS256 with any key.
 ///
 /// ```swift
-/// let minter = TokenMinter(signingKey: try .rs256(privateKeyPEM: pem, id: "key-1"))
+/// let minter = TokenMinter(serviceAccount: try ServiceAccountKey(contentsOfFile: "key.json"))
 /// let token = try minter.mint(.consumer(tripID: "trip-1"))
 /// ```
 ///
@@ -27,6 +28,12 @@ public struct TokenMinter: Sendable {
     public var lifetime: Duration
     /// Where `iat` comes from.
     public var clock: any TimeSource
+    /// The longest ``lifetime`` minting accepts; nil for no limit. One hour for a service account,
+    /// as Fleet Engine refuses tokens that live longer.
+    public var maximumLifetime: Duration?
+
+    /// The longest life Fleet Engine accepts for a token: one hour.
+    public static let fleetEngineMaximumLifetime: Duration = .seconds(3600)
 
     /// A minter.
     ///
@@ -51,22 +58,66 @@ public struct TokenMinter: Sendable {
         self.audience = audience
         self.lifetime = lifetime
         self.clock = clock
+        self.maximumLifetime = nil
+    }
+
+    /// A minter of the tokens Fleet Engine accepts from a service account: RS256 with its private
+    /// key, `kid` its `private_key_id`, `iss` and `sub` its `client_email`, Fleet Engine's `aud`,
+    /// and a lifetime of at most one hour (``maximumLifetime``).
+    ///
+    /// - Parameters:
+    ///   - serviceAccount: the key to sign with.
+    ///   - lifetime: how long tokens are valid, one hour (the most Fleet Engine accepts) by default.
+    ///   - clock: the time source, the system's wall clock by default.
+    public init(
+        serviceAccount: ServiceAccountKey,
+        lifetime: Duration = TokenMinter.fleetEngineMaximumLifetime,
+        clock: any TimeSource = SystemTimeSource()
+    ) {
+        self.init(
+            signingKey: serviceAccount.signingKey,
+            issuer: serviceAccount.clientEmail,
+            subject: serviceAccount.clientEmail,
+            lifetime: lifetime,
+            clock: clock
+        )
+        self.maximumLifetime = Self.fleetEngineMaximumLifetime
     }
 
     /// The claims a token for `role` carries if minted now.
     ///
-    /// A server token names every trip and every vehicle (`"tripid": "*"`, `"vehicleid": "*"`), as
-    /// Fleet Engine's server tokens do; a consumer token names its trip only.
+    /// The `authorization` claim is the role's (``TokenRole``): a server token names every trip and
+    /// every vehicle (`"tripid": "*"`, `"vehicleid": "*"`), a consumer token its trip only, a
+    /// driver token its vehicle only.
     ///
-    /// - Throws: ``JWTError/Code/invalidClaims`` for an empty trip id, or a lifetime under a second
-    ///   or past what a date can hold.
+    /// - Throws: ``JWTError/Code/invalidClaims`` for an empty or `*` trip or vehicle id, or a
+    ///   lifetime under a second, over ``maximumLifetime`` or past what a date can hold.
     public func claims(for role: TokenRole) throws(JWTError) -> FleetEngineClaims {
-        if case .consumer(let tripID) = role, tripID.isEmpty {
-            throw JWTError(code: .invalidClaims, message: "a consumer token needs a non-empty trip id")
+        switch role {
+        case .consumer(let tripID) where tripID.isEmpty || tripID == TokenRole.wildcard:
+            throw JWTError(
+                code: .invalidClaims,
+                message: "a consumer token needs the id of one trip; a server token is the one for every trip"
+            )
+        case .driver(let vehicleID) where vehicleID.isEmpty || vehicleID == TokenRole.wildcard:
+            throw JWTError(
+                code: .invalidClaims,
+                message: "a driver token needs the id of one vehicle; a server token is the one for every vehicle"
+            )
+        default:
+            break
         }
         let lifetimeSeconds = lifetime.components.seconds
         guard lifetimeSeconds >= 1 else {
             throw JWTError(code: .invalidClaims, message: "a token's lifetime must be at least one second")
+        }
+        if let maximumLifetime, lifetime > maximumLifetime {
+            throw JWTError(
+                code: .invalidClaims,
+                message: "a lifetime of \(lifetimeSeconds) seconds is longer than the "
+                    + "\(maximumLifetime.components.seconds) seconds Fleet Engine accepts",
+                metadata: ["lifetimeSeconds": String(lifetimeSeconds)]
+            )
         }
         // NumericDates are written as whole seconds (RFC 7519 section 2 allows fractions, but
         // verifiers such as google-auth compare integers).
@@ -82,7 +133,7 @@ public struct TokenMinter: Sendable {
             issuedAt: Date(timeIntervalSince1970: TimeInterval(issuedAt)),
             expiresAt: Date(timeIntervalSince1970: TimeInterval(expiresAt)),
             tripID: role.tripIDClaim,
-            vehicleID: role == .server ? TokenRole.wildcard : nil
+            vehicleID: role.vehicleIDClaim
         )
     }
 

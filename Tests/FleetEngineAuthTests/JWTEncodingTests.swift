@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// base64url (RFC 7515 section 2), the JOSE header and the Bearer header, taken apart on their own.
 @Suite("JWT encoding")

@@ -38,7 +38,7 @@ public struct JSONWebToken: Sendable {
     ///
     /// - Throws: ``JWTError/Code/malformedToken`` when the text is not three base64url parts, or
     ///   the header is not a JSON object with a string `alg`, or has a member name twice in one
-    ///   object (RFC 7515 section 4), or has a `crit` member (RFC 7515 section 4.1.11: the emulator
+    ///   object (RFC 7515 section 4), or has a `crit` member (RFC 7515 section 4.1.11: the verifier
     ///   implements no extension a token may require).
     public init(compact text: String) throws(JWTError) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -95,7 +95,7 @@ public struct JSONWebToken: Sendable {
         if let critical = raw.crit {
             throw JWTError(
                 code: .malformedToken,
-                message: "the header marks \(critical.count) extension(s) as critical (\"crit\"), and the emulator "
+                message: "the header marks \(critical.count) extension(s) as critical (\"crit\"), and the verifier "
                     + "understands none (RFC 7515 section 4.1.11)",
                 metadata: ["part": "header"]
             )

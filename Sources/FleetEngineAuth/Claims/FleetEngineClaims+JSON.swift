@@ -43,7 +43,7 @@ extension FleetEngineClaims {
     static let numericDateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     /// A NumericDate (RFC 7519 section 2) as a `Date`, refused outside ``numericDateRange`` so that
-    /// a token cannot make the emulator compute or print a date no calendar holds.
+    /// a token cannot make the verifier compute or print a date no calendar holds.
     private static func numericDate(_ seconds: Double?, claim: String) throws(JWTError) -> Date? {
         guard let seconds else { return nil }
         guard numericDateRange.contains(seconds) else {

@@ -1,4 +1,4 @@
-import FleetEngineCodec
+public import FleetEngineCodec
 public import FleetEngineStatus
 import Foundation
 
@@ -20,7 +20,7 @@ public struct TokenVerifier: Sendable {
     public var keys: [JWTKey]
     /// The audience a token's `aud` must name; nil not to check `aud`.
     public var audience: String?
-    /// How far the clocks of the token's maker and of the emulator may disagree: a token counts as
+    /// How far the clocks of the token's maker and of the verifier may disagree: a token counts as
     /// expired only `leeway` after `exp`, and `nbf` and `iat` may lie up to `leeway` in the future.
     public var leeway: Duration
     /// Where the current time comes from.
@@ -54,7 +54,7 @@ public struct TokenVerifier: Sendable {
         do throws(JWTError) {
             return try verify(token: Self.bearerToken(from: headerValue))
         } catch {
-            throw FleetEngineError.tokenRejected(error)
+            throw FleetEngineError.rejectedToken(error)
         }
     }
 

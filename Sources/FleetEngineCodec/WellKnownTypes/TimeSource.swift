@@ -1,4 +1,3 @@
-public import FleetEngineCodec
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,7 +8,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Where the emulator reads the time: the wall clock, or a clock a test moves by hand.
+/// Where the emulator and Fleet Engine tokens read the time: the wall clock, or a clock a test moves
+/// by hand.
 public protocol TimeSource: Sendable {
     /// The current time.
     func now() -> Timestamp
@@ -63,12 +63,5 @@ public final class ManualTimeSource: TimeSource {
     /// Sets the clock.
     public func set(_ stamp: Timestamp) {
         current.withLock { $0 = stamp }
-    }
-}
-
-extension Timestamp {
-    /// The time from `earlier` to this timestamp.
-    func duration(since earlier: Timestamp) -> Duration {
-        .seconds(seconds - earlier.seconds) + .nanoseconds(Int64(nanos) - Int64(earlier.nanos))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// Builds tokens from raw header and payload text, so that tests can make every malformed, altered
 /// or unusual token a client or an attacker could send.

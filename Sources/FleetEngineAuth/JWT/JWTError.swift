@@ -54,7 +54,7 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Scalars, not `Character`s: one character can hold any number of combining marks, and a
     /// quote of a few of them, in the message and again in the `ErrorInfo`, outgrew the trailer
     /// size clients accept (grpcio's 16 KiB), so the caller saw RESOURCE_EXHAUSTED.
-    static func excerpt(_ text: String) -> String {
+    package static func excerpt(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard scalars.count > 64 else { return text }
         return String(String.UnicodeScalarView(scalars.prefix(64))) + "…"
@@ -103,7 +103,7 @@ extension JWTError {
         /// The text is not a JWS in compact serialization: wrong number of parts, bad base64url,
         /// a header or claims set that is not a JSON object, a claim of the wrong type.
         public static let malformedToken = Code(.malformedToken)
-        /// The `alg` header names an algorithm the emulator does not accept (`none` among them).
+        /// The `alg` header names an algorithm the verifier does not accept (`none` among them).
         public static let unsupportedAlgorithm = Code(.unsupportedAlgorithm)
         /// The `kid` header names no configured key.
         public static let unknownKeyID = Code(.unknownKeyID)

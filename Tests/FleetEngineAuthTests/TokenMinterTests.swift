@@ -2,7 +2,7 @@ import FleetEngineCodec
 import Foundation
 import Testing
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// The minter against tokens built independently in Python (and accepted there by google-auth),
 /// byte for byte, and against our own verifier.

@@ -1,9 +1,10 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// Tokens made by google-auth (and one HS256 token made with Python's hmac), verified at the clock
 /// the fixture script fixed. See Scripts/make-auth-fixtures.py.

@@ -1,9 +1,10 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetEngineTestSupport
 import Foundation
 import Testing
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// Every way a call's `authorization` header can fail authentication, each with the exact status
 /// and `ErrorInfo` reason the emulator must answer.
@@ -309,13 +310,5 @@ struct TokenRejectionTests {
         #expect(throws: JWTError(code: .expired, message: "")) {
             try TokenForge.verifier(leeway: .zero).verify(token: token)
         }
-    }
-}
-
-extension FleetEngineError {
-    /// The first `ErrorInfo` detail.
-    var authErrorInfo: ErrorInfo? {
-        for case .errorInfo(let info) in details { return info }
-        return nil
     }
 }

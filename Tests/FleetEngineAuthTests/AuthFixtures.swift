@@ -2,7 +2,7 @@ import FleetEngineCodec
 import Foundation
 import Testing
 
-@testable import FleetEngineEmulator
+@testable import FleetEngineAuth
 
 /// The files Scripts/make-auth-fixtures.py writes with google-auth and Python's hmac.
 ///

@@ -35,7 +35,7 @@ struct HeaderOptionTests {
             (
                 "Authorization: Bearer abc",
                 "-H #1 may not be authorization: it carries the bearer token, which the "
-                    + "client writes itself from the token options (--token, --token-file, --token-command)"
+                    + "client writes itself from the token options (--token, --token-file, --token-command, --service-account)"
             ),
             (
                 "host: example.com",

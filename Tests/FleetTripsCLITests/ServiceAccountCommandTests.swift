@@ -122,7 +122,8 @@ struct ServiceAccountCommandTests {
             let own = try await Self.get("mine", port: port, ["--token", consumer])
             #expect(own.exitCode == 0)
             let other = try await Self.get("theirs", port: port, ["--token", consumer])
-            #expect(other.exitCode != 0)
+            // 64 + 7: the exit status the client commands document for PERMISSION_DENIED.
+            #expect(other.exitCode == 71)
             let object = try ClientCommandTests.errorObject(other.errorOutput)
             #expect(object["name"] as? String == "PERMISSION_DENIED")
             #expect(!other.errorOutput.contains(consumer))

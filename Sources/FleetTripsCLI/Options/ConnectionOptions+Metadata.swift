@@ -5,7 +5,7 @@ extension ConnectionOptions {
     /// Names `-H` refuses although gRPC would send them, with what to give instead.
     static let metadataNamesGivenElsewhere: [String: String] = [
         "authorization": "it carries the bearer token, which the client writes itself from the token options "
-            + "(--token, --token-file, --token-command)",
+            + "(--token, --token-file, --token-command, --service-account)",
         "host": "HTTP/2 carries the host in :authority: give it with --authority",
         "x-goog-request-params": "the client writes it itself on every call, from the trip's provider",
     ]

@@ -3,6 +3,7 @@
 age of the locations it delivers (GitHub issue 6, point 8).
 
     python3 Benchmarks/Scripts/follow-load.py [--trips 10000] [--interval 5] [--warmup 20] [--seconds 60]
+        [--max-calls-per-minute N] [--quota-per-minute N]
 
 Starts the emulator (`fleettrips serve --no-auth --simulate --trips N --speed 1 --port 0`) as a
 process of its own, reads the simulated trip names it prints, and runs FollowLoad against it with
@@ -12,6 +13,10 @@ opens and closes), so that the follower's share is seen alone. Then, unless --no
 FollowLoad's control against the same emulator: each trip fetched once and held, with no trip
 service, so that the memory a decoded trip takes by itself can be told apart from what following it
 adds ("heldTripsControl", "serviceMemoryPerTripBytes"). It prints the whole as JSON.
+
+The trip service follows without a request budget unless --max-calls-per-minute gives one (FollowLoad's
+option of that name), so that runs of code from before budgets existed measure the same work;
+--quota-per-minute makes the emulator enforce a project-wide quota (`serve --quota-per-minute`).
 
 Build both first, in release:
 
@@ -64,11 +69,16 @@ def main():
     parser.add_argument("--no-control", action="store_true", help="skip the held-trips control run")
     parser.add_argument("--global-executor", action="store_true",
                         help="run the refreshes and subscribers on Swift's global executor (TripService's refreshExecutor)")
+    parser.add_argument("--max-calls-per-minute", type=int,
+                        help="the trip service's request budget (FollowLoad --max-calls-per-minute); none by default")
+    parser.add_argument("--quota-per-minute", type=int,
+                        help="a project-wide quota the emulator enforces (serve --quota-per-minute)")
     arguments = parser.parse_args()
 
     emulator = subprocess.Popen(
         [arguments.fleettrips, "serve", "--no-auth", "--simulate", "--trips", str(arguments.trips), "--speed", "1",
-         "--provider", arguments.provider, "--port", "0"],
+         "--provider", arguments.provider, "--port", "0"]
+        + (["--quota-per-minute", str(arguments.quota_per_minute)] if arguments.quota_per_minute else []),
         stdout=subprocess.PIPE, text=True)
     try:
         first = emulator.stdout.readline().strip()
@@ -85,7 +95,9 @@ def main():
                 [arguments.follow_load, "--port", str(port), "--provider", arguments.provider,
                  "--names-file", names_file.name, "--interval", str(arguments.interval),
                  "--warmup", str(arguments.warmup), "--seconds", str(arguments.seconds), "--view", arguments.view]
-                + (["--global-executor"] if arguments.global_executor else []),
+                + (["--global-executor"] if arguments.global_executor else [])
+                + (["--max-calls-per-minute", str(arguments.max_calls_per_minute)]
+                   if arguments.max_calls_per_minute else []),
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             wait_for_line(follower.stderr, "window open", follower)
             emulator_before, follower_before, wall_before = (

@@ -3,6 +3,7 @@ import FleetEngineEmulator
 import FleetEngineStatus
 import Foundation
 import Testing
+import TripTracking
 
 @testable import FleetTripsCLI
 
@@ -221,9 +222,25 @@ struct FollowCommandTests {
             ["follow", "providers/a/trips/x", "providers/b/trips/y"],
             ["follow", "providers/a/trips/x", "--interval", "0"],
             ["follow", "not/a/name"],
+            ["follow", "providers/a/trips/x", "--max-calls-per-minute", "0"],
+            ["follow", "providers/a/trips/x", "--max-calls-per-minute", "-5"],
+            ["follow", "providers/a/trips/x", "--max-calls-per-minute", "lots"],
         ])
     func refusesArguments(_ arguments: [String]) {
         #expect(throws: (any Error).self) { _ = try CommandRunner.parse(arguments) }
+    }
+
+    @Test(
+        "--max-calls-per-minute sets the trip service's budget: Fleet Engine's 9000 by default, or unlimited",
+        arguments: [
+            ([String](), RequestBudget.fleetEngineDefault),
+            (["--max-calls-per-minute", "120"], RequestBudget(callsPerMinute: 120)),
+            (["--max-calls-per-minute", "unlimited"], RequestBudget.unlimited),
+        ])
+    func requestBudget(_ options: [String], _ expected: RequestBudget) throws {
+        let command = try #require(
+            try CommandRunner.parse(["follow", "providers/a/trips/x"] + options) as? FollowCommand)
+        #expect(try command.requestBudget() == expected)
     }
 }
 

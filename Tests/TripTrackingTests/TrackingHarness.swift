@@ -62,6 +62,7 @@ func withTracking<Result: Sendable>(
     tokenProvider: any TokenProvider = NoTokenProvider(),
     start: Timestamp = TrackingHarness.start,
     refreshExecutor: (any TaskExecutor)? = nil,
+    requestBudget: RequestBudget = .unlimited,
     _ body: @Sendable (TrackingHarness) async throws -> Result
 ) async throws -> Result {
     let clock = ManualTimeSource(start: start)
@@ -82,7 +83,7 @@ func withTracking<Result: Sendable>(
             client: client, providerID: TrackingHarness.provider,
             defaultOptions: TripModelOptions(
                 autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay),
-            refreshExecutor: refreshExecutor)
+            requestBudget: requestBudget, refreshExecutor: refreshExecutor)
         let harness = TrackingHarness(
             clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -53,6 +53,9 @@ struct FollowLoad: AsyncParsableCommand {
     @Option(help: "The GetTrip view: unspecified, sdk or journey-sharing-v1s.")
     var view = "unspecified"
 
+    @Option(help: "The trip service's request budget, in GetTrip calls per minute; unlimited when not given.")
+    var maxCallsPerMinute: Int?
+
     @Flag(help: "Instead of following, fetch each trip once and hold it: the control for memory per trip.")
     var heldTripsControl = false
 
@@ -62,6 +65,7 @@ struct FollowLoad: AsyncParsableCommand {
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be a TCP port") }
         guard interval > 0, seconds > 0 else { throw ValidationError("--interval and --seconds must be positive") }
+        guard (maxCallsPerMinute ?? 1) > 0 else { throw ValidationError("--max-calls-per-minute must be positive") }
         guard warmup >= 0, (spread ?? 0) >= 0 else {
             throw ValidationError("--warmup and --spread must not be negative")
         }
@@ -84,6 +88,7 @@ struct FollowLoad: AsyncParsableCommand {
         let options = TripModelOptions(autoRefreshTimeInterval: Self.duration(interval), view: tripView ?? .unspecified)
         let service = TripService(
             client: client, providerID: provider, defaultOptions: options,
+            requestBudget: RequestBudget(callsPerMinute: maxCallsPerMinute),
             refreshExecutor: globalExecutor ? globalConcurrentExecutor : nil)
         if heldTripsControl {
             let line = try await withThrowingTaskGroup(of: Void.self, returning: String.self) { group in

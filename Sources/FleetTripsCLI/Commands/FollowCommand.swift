@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetEngineClient
 import FleetEngineStatus
+import TripTracking
 
 /// `fleettrips follow NAME...`: follows trips and prints every change as it happens.
 struct FollowCommand: TripServiceCommand {
@@ -34,6 +35,15 @@ struct FollowCommand: TripServiceCommand {
     @Option(help: ArgumentHelp("Seconds between two refreshes of a trip.", valueName: "seconds"))
     var interval = 5.0
 
+    /// The GetTrip calls per minute all the trips share.
+    @Option(
+        help: ArgumentHelp(
+            "The GetTrip calls per minute all the trips may make together (Fleet Engine's default quota for reads is "
+                + "9000): when they ask for more, their refreshes are spread within it and every trip's interval "
+                + "stretches alike. \"unlimited\" for no limit.",
+            valueName: "calls"))
+    var maxCallsPerMinute: String = "9000"
+
     /// Progress events too.
     @Flag(
         help: ArgumentHelp(
@@ -60,6 +70,18 @@ struct FollowCommand: TripServiceCommand {
             throw ValidationError("--interval must be a positive number of seconds, at most 86400")
         }
         _ = try providerID()
+        _ = try requestBudget()
+    }
+
+    /// The budget `--max-calls-per-minute` gives.
+    func requestBudget() throws -> RequestBudget {
+        if maxCallsPerMinute == "unlimited" { return .unlimited }
+        guard let calls = Int(maxCallsPerMinute), calls > 0 else {
+            throw ValidationError(
+                "--max-calls-per-minute must be a positive whole number of calls, or \"unlimited\" (not "
+                    + "\"\(maxCallsPerMinute)\")")
+        }
+        return RequestBudget(callsPerMinute: calls)
     }
 
     /// The provider every trip belongs to.
@@ -94,7 +116,7 @@ struct FollowCommand: TripServiceCommand {
     func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .seconds(interval),
-            format: human ? .human : .json, progress: progress)
+            format: human ? .human : .json, progress: progress, requestBudget: try requestBudget())
         try await connection.session().run(errorOutput: &errorOutput) { client, notices in
             try await following.run(client: client, output: &output, notices: &notices)
         }

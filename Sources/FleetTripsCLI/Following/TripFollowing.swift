@@ -17,6 +17,8 @@ struct TripFollowing {
     var format: Format
     /// Whether navigation-style progress events are printed too.
     var progress = false
+    /// The GetTrip calls per minute all the trips share.
+    var requestBudget = RequestBudget.fleetEngineDefault
 
     /// An event of either kind.
     enum Line: Sendable {
@@ -48,7 +50,8 @@ struct TripFollowing {
     /// needs a hold on it (to shut it down) and runs it with ``run(service:output:notices:)``.
     func tripService(client: FleetEngineClient) -> TripService {
         TripService(
-            client: client, providerID: providerID, defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval))
+            client: client, providerID: providerID, defaultOptions: TripModelOptions(autoRefreshTimeInterval: interval),
+            requestBudget: requestBudget)
     }
 
     /// Follows every trip with `service`, which this runs (it must not be running already), as

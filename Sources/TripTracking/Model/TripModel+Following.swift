@@ -9,11 +9,14 @@ extension TripModel {
     /// fetch, merge, deliver, then set the timer of the next (no task waits between refreshes, so
     /// a followed trip costs a timer, not a suspended task).
     func follow(generation: UInt64) async {
+        let call = CallInFlight.current()
         guard
             let (held, heldParts, options, waiters, heldView) = state.withLock({
                 state -> (Trip?, TripParts, TripModelOptions, [UInt64], TripView?)? in
                 guard state.isCurrent(generation) else { return nil }
                 state.refreshesRunning += 1
+                if let call { state.callsInFlight.append(call) }
+                state.refreshBegan(at: .now)
                 return (state.trip, state.parts, state.options, state.serveWaiters(), state.heldView)
             })
         else { return }
@@ -26,11 +29,21 @@ extension TripModel {
         if let providerMismatch {
             fetched = .failure(providerMismatch)
         } else {
-            fetched = await fetch(request, generation: generation)
+            fetched = await fetch(request)
         }
+        // Taken out under the lock that the end of following takes it out under: once out, that
+        // end no longer cancels this task, which may be delivering to subscribers by then.
+        if let call { state.withLock { $0.callsInFlight.removeAll { $0.isSame(as: call) } } }
         guard let outcome = fetched, !Task.isCancelled else {
             resumeWaiters(waiters)
             return
+        }
+        switch outcome {
+        case .success: admission.succeeded()
+        case .failure(let error) where error.code == .resourceExhausted && error.origin == .status:
+            // The project's quota, not only this trip's wait: every refresh slows down.
+            admission.throttled(retryDelay: error.retryDelay)
+        case .failure: break
         }
         // The next refresh is counted from when this one began, or, after a failure, from when the
         // failure arrived: a failure that took the client's retries to come (seconds, longer than
@@ -73,53 +86,18 @@ extension TripModel {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Asks for the trip, or gives up when following `generation` ends (the last listener left,
-    /// the service stopped) before the answer: the call, with the client's retries still to come,
-    /// is cancelled then (as in the Consumer SDK, fetching stops when nobody listens), and this
-    /// returns nil.
-    private func fetch(_ request: GetTripRequest, generation: UInt64) async -> Result<Trip, FleetEngineError>? {
-        await withTaskGroup(of: Result<Trip, FleetEngineError>?.self) { group in
-            group.addTask {
-                do throws(FleetEngineError) {
-                    return .success(try await self.client.getTrip(request))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            group.addTask {
-                await self.untilFollowingEnds(generation)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+    /// Asks for the trip. When following ends before the answer (the last listener left, the
+    /// service stopped), the refresh's task is cancelled (``CallInFlight``), and with it the call and
+    /// the client's retries still to come, as in the Consumer SDK fetching stops when nobody
+    /// listens; this then returns nil.
+    private func fetch(_ request: GetTripRequest) async -> Result<Trip, FleetEngineError>? {
+        let result: Result<Trip, FleetEngineError>
+        do throws(FleetEngineError) {
+            result = .success(try await client.getTrip(request))
+        } catch {
+            result = .failure(error)
         }
-    }
-
-    /// Returns once following `generation` has ended, or the task is cancelled.
-    private func untilFollowingEnds(_ generation: UInt64) async {
-        let id = state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    // The cancellation flag is set before the handler runs, so a handler that ran
-                    // before the waiter was added is seen here, under the same lock.
-                    guard state.isCurrent(generation), !Task.isCancelled else { return true }
-                    state.endWaiters.append((id, continuation))
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard let index = state.endWaiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.endWaiters.remove(at: index).continuation
-            }
-            waiter?.resume()
-        }
+        return Task.isCancelled ? nil : result
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following
@@ -171,7 +149,20 @@ extension TripModel {
                 timer: timers.schedule(self, in: remaining), generation: generation, from: from, failure: failure)
             return false
         }
-        if startsNow { starter(self, generation) }
+        if startsNow { requestRefresh(generation: generation) }
+    }
+
+    /// Asks the service's ``RefreshAdmission`` to start a refresh of following `generation`, which
+    /// lets it start within the request budget. The first refresh of a following (nothing to show
+    /// yet) and one that someone waits for in ``refresh()`` are urgent: they go first.
+    func requestRefresh(generation: UInt64) {
+        let urgent = state.withLock { $0.trip == nil || !$0.refreshWaiters.isEmpty }
+        admission.request(RefreshStarts.Start(model: self, generation: generation), urgent: urgent)
+    }
+
+    /// Whether following `generation` goes on: a refresh of it waiting for its turn is still wanted.
+    func isFollowing(generation: UInt64) -> Bool {
+        state.withLock { $0.isCurrent(generation) }
     }
 
     /// The timer of a waiting refresh went off: start it, unless it was superseded meanwhile.

@@ -30,8 +30,12 @@ extension TripModel {
         /// The ``refresh()`` callers whom a refresh under way serves: it resumes them when it ends.
         var servedWaiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
-        /// The refresh in flight waiting to hear that its following ended, to cancel its call.
-        var endWaiters: [Waiter] = []
+        /// The calls of the refreshes under way, cancelled when their following ends.
+        var callsInFlight: [CallInFlight] = []
+        /// When the last refresh of this following began, and how long before it the one before
+        /// began (``TripModel/refreshInterval``).
+        var lastRefreshStart: ContinuousClock.Instant?
+        var refreshInterval: Duration?
         /// The refreshes under way (one, or one of an earlier following still finishing too).
         var refreshesRunning = 0
         /// How following ended, for the last refresh under way to tell the subscribers after its
@@ -59,6 +63,8 @@ extension TripModel {
             heldView = nil
             // The backoff belongs to one following: a new one starts from the first delay.
             serverFailures = 0
+            lastRefreshStart = nil
+            refreshInterval = nil
             return generation
         }
 
@@ -68,7 +74,7 @@ extension TripModel {
             phase = .idle
             generation &+= 1
             _ = takeTimer()
-            return Wakeup(waiters: takeWaiters() + takeEndWaiters())
+            return Wakeup(waiters: takeWaiters(), cancelled: takeCallsInFlight())
         }
 
         /// Ends following for good (`phase` is ``TripModelState/ended(_:)`` or
@@ -79,7 +85,7 @@ extension TripModel {
             let continuations = streams.map(\.continuation)
             streams = []
             _ = takeTimer()
-            return (Wakeup(waiters: takeWaiters() + takeEndWaiters()), continuations)
+            return (Wakeup(waiters: takeWaiters(), cancelled: takeCallsInFlight()), continuations)
         }
 
         /// Takes the waiting refresh out, its timer out of the service's timers too.
@@ -115,9 +121,16 @@ extension TripModel {
             return nil
         }
 
-        mutating func takeEndWaiters() -> [CheckedContinuation<Void, Never>] {
-            defer { endWaiters = [] }
-            return endWaiters.map(\.continuation)
+        /// Takes out the calls of the refreshes under way, whose following just ended.
+        mutating func takeCallsInFlight() -> [CallInFlight] {
+            defer { callsInFlight = [] }
+            return callsInFlight
+        }
+
+        /// A refresh of the current following began at `now`.
+        mutating func refreshBegan(at now: ContinuousClock.Instant) {
+            if let lastRefreshStart { refreshInterval = now - lastRefreshStart }
+            lastRefreshStart = now
         }
 
         /// Whether a refresh loop of `generation` should still run.
@@ -150,8 +163,11 @@ extension TripModel {
     /// Whom to resume once the lock is released.
     struct Wakeup {
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// The calls to cancel: their following ended.
+        var cancelled: [CallInFlight] = []
 
         func perform() {
+            for call in cancelled { call.cancel() }
             for waiter in waiters { waiter.resume() }
         }
     }

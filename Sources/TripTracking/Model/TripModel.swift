@@ -33,7 +33,7 @@ public final class TripModel: Sendable {
     let client: FleetEngineClient
     let timers: RefreshTimers
     let logger: Logger
-    let starter: @Sendable (TripModel, UInt64) -> Void
+    let admission: RefreshAdmission<RefreshStarts.Start>
     let state: Mutex<State>
     /// Why every refresh fails without asking the server: a trip of another provider than the
     /// service's.
@@ -46,13 +46,13 @@ public final class TripModel: Sendable {
         client: FleetEngineClient,
         timers: RefreshTimers,
         logger: Logger,
-        starter: @escaping @Sendable (TripModel, UInt64) -> Void
+        admission: RefreshAdmission<RefreshStarts.Start>
     ) {
         self.name = name
         self.client = client
         self.timers = timers
         self.logger = logger
-        self.starter = starter
+        self.admission = admission
         self.state = Mutex(State(options: options, timers: timers))
         if let parsed = try? TripName(parsing: name), parsed.providerID != providerID {
             providerMismatch = FleetEngineError(
@@ -89,6 +89,14 @@ public final class TripModel: Sendable {
         state.withLock { $0.trip }
     }
 
+    /// How long passed between the starts of the last two refreshes: the interval this trip
+    /// actually gets. That is ``TripModelOptions/autoRefreshTimeInterval`` (to within a timer
+    /// tick), or longer when the service's ``TripService/requestBudget`` stretched it, or a
+    /// failure's backoff did; nil until two refreshes of the current following have begun.
+    public var refreshInterval: Duration? {
+        state.withLock { $0.refreshInterval }
+    }
+
     /// The trip id: the last component of ``name``.
     public var tripID: String { Self.tripID(of: name) }
 
@@ -111,7 +119,7 @@ public final class TripModel: Sendable {
             return (state.listenerAdded(), nil)
         }
         if let over { subscriber.tripModel(self, didEndFollowingWith: over) }
-        if let start { starter(self, start) }
+        if let start { requestRefresh(generation: start) }
     }
 
     /// Stops sending `subscriber` events; when nobody is left, the refreshes stop. Once this
@@ -152,7 +160,7 @@ public final class TripModel: Sendable {
                 }
                 // A refresh under way serves the waiter when it ends; a waiting one starts now.
                 if let pending {
-                    starter(self, pending.generation)
+                    requestRefresh(generation: pending.generation)
                 }
             }
         } onCancel: {

@@ -52,7 +52,7 @@ extension TripModel {
         continuation.onTermination = { [weak self] _ in
             self?.removeStream(registration.id)
         }
-        if let start = registration.start { starter(self, start) }
+        if let start = registration.start { requestRefresh(generation: start) }
         return stream
     }
 

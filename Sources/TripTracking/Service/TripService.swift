@@ -27,6 +27,11 @@ import Synchronization
 /// threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
 ///
+/// The trips share a budget of calls per minute (``RequestBudget``; by default Fleet Engine's
+/// default quota, 9,000): when they ask for more, their refreshes are spread within it and every
+/// trip's interval stretches alike (``TripModel/refreshInterval``), and a RESOURCE_EXHAUSTED from
+/// the server slows them all down further for a while.
+///
 /// Tokens come from the client's `TokenProvider`, asked per trip (GetTrip names the trip), so
 /// consumer tokens work, and so does one server token for all trips: a client made with a
 /// `ServiceAccountTokenProvider` mints it from a service account key. The refreshes live in
@@ -45,6 +50,7 @@ public final class TripService: Sendable, Service {
     private let starts = RefreshStarts()
     private let isRunning = Mutex(false)
     let timers: RefreshTimers
+    private let admission: RefreshAdmission<RefreshStarts.Start>
     /// Where refreshes run, and so where subscribers are called.
     private let refreshExecutor: any TaskExecutor
 
@@ -54,6 +60,8 @@ public final class TripService: Sendable, Service {
     ///   - client: the client to fetch with; its `FleetEngineClient.run()` must be running too.
     ///   - providerID: the provider's id (its Cloud project id).
     ///   - defaultOptions: the options new models start with.
+    ///   - requestBudget: the GetTrip calls per minute all followed trips share; Fleet Engine's
+    ///     default quota, 9,000, by default (``RequestBudget``).
     ///   - logger: where the service logs (failed refreshes at `debug`); nowhere by default.
     ///   - refreshExecutor: where refreshes run, and so where subscribers and progress listeners
     ///     are called; nil (the default) for the client's `FleetEngineClient.taskExecutor`, its
@@ -63,6 +71,7 @@ public final class TripService: Sendable, Service {
         client: FleetEngineClient,
         providerID: String,
         defaultOptions: TripModelOptions = TripModelOptions(),
+        requestBudget: RequestBudget = .fleetEngineDefault,
         logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() }),
         refreshExecutor: (any TaskExecutor)? = nil
     ) {
@@ -72,7 +81,26 @@ public final class TripService: Sendable, Service {
         self.logger = logger
         self.refreshExecutor = refreshExecutor ?? client.taskExecutor
         self.timers = RefreshTimers(eventLoop: client.eventLoop)
+        let starts = self.starts
+        self.admission = RefreshAdmission(
+            budget: requestBudget, eventLoop: client.eventLoop,
+            isWanted: { $0.model.isFollowing(generation: $0.generation) },
+            start: { starts.start($0.model, generation: $0.generation) })
     }
+
+    /// The GetTrip calls per minute that all followed trips share (``RequestBudget``). A change
+    /// applies at once, to the refreshes waiting for their turn too.
+    public var requestBudget: RequestBudget {
+        get { admission.budget }
+        set { admission.budget = newValue }
+    }
+
+    /// The rate refreshes may start at now, in calls per minute: the budget's, or lower while the
+    /// server refuses calls with RESOURCE_EXHAUSTED; nil without a budget.
+    public var allowedCallsPerMinute: Double? { admission.callsPerMinute }
+
+    /// How many refreshes are due and wait for their turn within the budget.
+    public var waitingRefreshCount: Int { admission.waitingCount }
 
     /// The model of the trip `name`: a full name (`providers/{provider_id}/trips/{trip_id}`) or a
     /// trip id of this service's provider. The same instance for the same trip every time.
@@ -83,7 +111,6 @@ public final class TripService: Sendable, Service {
         let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
         return models.withLock { models in
             if let model = models[fullName] { return model }
-            let starts = self.starts
             let model = TripModel(
                 name: fullName,
                 providerID: providerID,
@@ -91,7 +118,7 @@ public final class TripService: Sendable, Service {
                 client: client,
                 timers: timers,
                 logger: logger,
-                starter: { model, generation in starts.start(model, generation: generation) })
+                admission: admission)
             models[fullName] = model
             return model
         }

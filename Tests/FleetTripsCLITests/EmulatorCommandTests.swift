@@ -8,12 +8,13 @@ import Testing
 struct EmulatorCommandTests {
     static let secret = "a-local-secret-that-is-32-bytes!"
 
-    @Test("serve turns its fault and limit options into the emulator's fault plan")
+    @Test("serve turns its fault, limit and quota options into the emulator's configuration")
     func serveFaultPlan() throws {
         let command = try #require(
             try CommandRunner.parse([
                 "serve", "--no-auth", "--port", "7000", "--qps", "2.5", "--fail-every", "3", "--fail-code", "aborted",
                 "--delay-ms", "40", "--drop-connection-at", "5", "--goaway-after-ms", "1500", "--data", "/tmp/x",
+                "--quota-per-minute", "9000",
             ]) as? ServeCommand)
         let configuration = try command.emulatorConfiguration()
         #expect(configuration.host == "127.0.0.1")
@@ -26,6 +27,13 @@ struct EmulatorCommandTests {
         #expect(configuration.faults.delay == .milliseconds(40))
         #expect(configuration.faults.dropConnectionAtCall == 5)
         #expect(configuration.faults.goAwayAfter == .milliseconds(1500))
+        #expect(configuration.quotaPerMinute == 9000)
+    }
+
+    @Test("serve without --quota-per-minute sets no quota")
+    func serveWithoutQuota() throws {
+        let command = try #require(try CommandRunner.parse(["serve", "--no-auth"]) as? ServeCommand)
+        #expect(try command.emulatorConfiguration().quotaPerMinute == nil)
     }
 
     @Test(
@@ -86,6 +94,14 @@ struct EmulatorCommandTests {
             (["serve", "--no-auth", "--fail-code", "4294967310"], "--fail-code: \"4294967310\" is not a status code"),
             (["serve", "--no-auth", "--fail-every", "0"], "--fail-every must be at least 1"),
             (["serve", "--no-auth", "--goaway-after-ms", "0"], "--goaway-after-ms must be at least 1"),
+            (
+                ["serve", "--no-auth", "--quota-per-minute", "0"],
+                "--quota-per-minute must be at least 1 call per minute"
+            ),
+            (
+                ["serve", "--no-auth", "--quota-per-minute=-60"],
+                "--quota-per-minute must be at least 1 call per minute"
+            ),
             (["token", "--jwt-secret", "s"], "give exactly one of --trip-id, --vehicle-id and --server"),
             (["token", "--server", "--trip-id", "t"], "give exactly one of --trip-id, --vehicle-id and --server"),
             (

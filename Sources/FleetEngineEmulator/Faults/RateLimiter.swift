@@ -60,11 +60,6 @@ final class RateLimiter: Sendable {
             return min((1 - bucket.tokens) / rate, 86_400)
         }
         guard let wait else { return }
-        var delay = ProtobufDuration()
-        delay.seconds = Int64(wait)
-        delay.nanos = Int32((wait - Double(Int64(wait))) * 1e9)
-        var retry = RetryInfo()
-        retry.retryDelay = delay
         var violation = QuotaFailure.Violation()
         violation.subject = "token"
         violation.description = "more than \(rate) calls per second with one token"
@@ -72,7 +67,7 @@ final class RateLimiter: Sendable {
         quota.violations = [violation]
         throw FleetEngineError(
             code: .resourceExhausted, message: "rate limit exceeded: at most \(rate) calls per second per token",
-            details: [.retryInfo(retry), .quotaFailure(quota)])
+            details: [.retryInfo(RetryInfo(waitingSeconds: wait)), .quotaFailure(quota)])
     }
 
     /// What `bucket` holds at `now`, refilled at the rate up to the burst.

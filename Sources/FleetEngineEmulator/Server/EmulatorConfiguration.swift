@@ -13,6 +13,18 @@ public struct EmulatorConfiguration: Sendable {
     public var dataDirectory: String?
     /// Faults to inject.
     public var faults = FaultPlan()
+    /// The project's quota: at most this many TripService calls a minute from all callers together,
+    /// past which a call is RESOURCE_EXHAUSTED with a RetryInfo and a QuotaFailure; nil (the
+    /// default) for no quota. 1 or more; change it while the emulator runs with
+    /// ``FleetEngineEmulator/setQuotaPerMinute(_:)``.
+    ///
+    /// Enforced smoothly, as a token bucket that refills at a sixtieth of the quota per second and
+    /// holds one second's worth of calls (at least one), not as a fixed window of a minute. It
+    /// counts the calls of all six methods together, the calls that earlier checks refused aside
+    /// (see ``QuotaUsage``): Fleet Engine keeps one quota per kind of request (9,000 reads such as
+    /// GetTrip a minute, 6,000 searches, 3,000 creations by default), and a single one here keeps a
+    /// test's count exact whatever its calls are.
+    public var quotaPerMinute: Int?
 
     /// A configuration with an access policy and every other setting at its default.
     public init(accessPolicy: AccessPolicy) {

@@ -42,20 +42,24 @@ public final class FleetEngineEmulator: Sendable, Service {
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let outcome = RunOutcome()
     private let faults: FaultInjector
+    /// The project's quota, which ``setQuotaPerMinute(_:)`` changes while it runs.
+    let quota: ProjectQuota
     private let logger: Logger
 
     /// An emulator, not yet listening.
     ///
     /// - Parameters:
     ///   - configuration: where to listen, who may call, where to keep trips, and the faults to inject.
-    ///   - time: the clock trips, versions and simulations run on; the wall clock by default.
+    ///   - time: the clock trips, versions, simulations and the project's quota run on; the wall
+    ///     clock by default.
     ///   - logger: where it logs its start, listening address, stop and failures; nowhere by default.
     /// - Throws: ``EmulatorError`` when the host resolves to no address or the port is outside 0 to
     ///   65535, when the data folder cannot be read or is corrupt, or is in use by
     ///   another emulator (in this process too: the folder is held until that emulator is deallocated), or the fault
     ///   plan has a setting no fault can come of (a ``FaultPlan/queriesPerSecond`` that is not a
     ///   number or negative, a ``FaultPlan/failEvery`` or ``FaultPlan/dropConnectionAtCall`` below 1,
-    ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time).
+    ///   a ``FaultPlan/goAwayAfter`` not above zero, a negative delay or grace time), or the
+    ///   ``EmulatorConfiguration/quotaPerMinute`` is below 1.
     public init(
         configuration: EmulatorConfiguration,
         time: any TimeSource = SystemTimeSource(),
@@ -63,6 +67,9 @@ public final class FleetEngineEmulator: Sendable, Service {
     ) throws(EmulatorError) {
         self.logger = logger
         if let problem = configuration.faults.problem { throw EmulatorError(.invalidConfiguration, problem) }
+        if let problem = ProjectQuota.problem(callsPerMinute: configuration.quotaPerMinute) {
+            throw EmulatorError(.invalidConfiguration, problem)
+        }
         let address = try Self.listeningAddress(host: configuration.host, port: configuration.port)
         self.configuration = configuration
         if let directory = configuration.dataDirectory {
@@ -97,7 +104,9 @@ public final class FleetEngineEmulator: Sendable, Service {
         )
         let injector = FaultInjector(plan: faults)
         self.faults = injector
-        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: injector)
+        let quota = ProjectQuota(callsPerMinute: configuration.quotaPerMinute, time: time)
+        self.quota = quota
+        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: injector, quota: quota)
         server = GRPCServer(transport: transport, services: [rpc])
     }
 
@@ -247,7 +256,8 @@ extension FleetEngineEmulator {
 ///
 /// - Parameters:
 ///   - configuration: how it listens, authenticates and behaves.
-///   - time: the clock trips, versions and simulations run on; the wall clock by default.
+///   - time: the clock trips, versions, simulations and the project's quota run on; the wall clock
+///     by default.
 ///   - logger: where the emulator logs; nowhere by default.
 ///   - body: what to do while it serves; the emulator's ``FleetEngineEmulator/listeningPort()``
 ///     says where to call.

@@ -5,17 +5,18 @@ import FleetEngineStatus
 import GRPCCore
 
 /// The TripService on grpc-swift's server: each of the six methods, with our codec as its
-/// serializer, behind the emulator's faults, authorization and rate limit.
+/// serializer, behind the emulator's faults, authorization, rate limit and quota.
 ///
 /// For every call, in order: an injected failure (``FaultPlan/failEvery``), the injected delay, the
 /// token (UNAUTHENTICATED when it does not verify), the request's trip names (INVALID_ARGUMENT when
-/// malformed), the caller's rights (PERMISSION_DENIED), the rate limit (RESOURCE_EXHAUSTED), then
-/// the service itself (``TripServiceCore``). Every failure goes out as its `FleetEngineError`, with
-/// the details in `grpc-status-details-bin`.
+/// malformed), the caller's rights (PERMISSION_DENIED), the per-token rate limit and then the
+/// project's quota (both RESOURCE_EXHAUSTED), then the service itself (``TripServiceCore``). Every
+/// failure goes out as its `FleetEngineError`, with the details in `grpc-status-details-bin`.
 struct TripServiceRPC: RegistrableRPCService {
     let core: TripServiceCore
     let policy: AccessPolicy
     let faults: FaultInjector
+    let quota: ProjectQuota
 
     func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
         let core = self.core
@@ -47,6 +48,7 @@ struct TripServiceRPC: RegistrableRPCService {
     ) {
         let policy = self.policy
         let faults = self.faults
+        let quota = self.quota
         router.registerHandler(
             forMethod: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
             deserializer: CodecMessageDeserializer<Input>(),
@@ -64,6 +66,7 @@ struct TripServiceRPC: RegistrableRPCService {
                         caller: request.metadata[stringValues: AccessPolicy.authorizationKey].first {
                             _ in true
                         } ?? "")
+                    try quota.admit()
                     return .success(try body(request.message))
                 } catch {
                     return .failure(error)

@@ -73,6 +73,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Allow at most this many calls per second per token; more get RESOURCE_EXHAUSTED with RetryInfo.")
     var qps: Double?
 
+    /// The project's quota.
+    @Option(
+        help: ArgumentHelp(
+            "Allow at most this many TripService calls per minute from all callers together, as Fleet Engine's "
+                + "project quota; more get RESOURCE_EXHAUSTED with RetryInfo and QuotaFailure.",
+            discussion: "Enforced smoothly: a second's worth of calls (N/60, at least 1) may come at once, "
+                + "then calls are let through at N/60 per second.",
+            valueName: "n"))
+    var quotaPerMinute: Int?
+
     /// Fail every Nth call.
     @Option(help: "Fail every Nth call with --fail-code.")
     var failEvery: Int?
@@ -115,6 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let qps, !(0.001...1_000_000).contains(qps) {
             throw ValidationError("--qps must be a number of calls per second from 0.001 to 1000000")
         }
+        if let quotaPerMinute, quotaPerMinute < 1 {
+            throw ValidationError("--quota-per-minute must be at least 1 call per minute")
+        }
         if let failEvery, failEvery < 1 { throw ValidationError("--fail-every must be at least 1") }
         if let dropConnectionAt, dropConnectionAt < 1 {
             throw ValidationError("--drop-connection-at must be at least 1")
@@ -155,6 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
                 try KeyMaterial.pem(tlsCert, option: "--tls-cert"), try KeyMaterial.pem(tlsKey, option: "--tls-key")
             )
         }
+        configuration.quotaPerMinute = quotaPerMinute
         configuration.faults.queriesPerSecond = qps
         configuration.faults.failEvery = failEvery
         configuration.faults.failCode = parsedFailCode ?? .unavailable

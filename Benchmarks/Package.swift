@@ -100,6 +100,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Mallocs per operation held to the committed thresholds in Thresholds/ (see
+        // Scripts/check-allocations.sh). It depends on the modules it measures and nothing else, so
+        // that CI builds neither swift-protobuf nor the benchmark tool for it.
+        .executableTarget(
+            name: "AllocationGate",
+            dependencies: [
+                "CMallocCounter",
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "FleetEngineStatus", package: codecPackage),
+                .product(name: "FleetEngineClient", package: codecPackage),
+                .product(name: "FleetEngineEmulator", package: codecPackage),
+                .product(name: "FleetEngineCapture", package: codecPackage),
+                .product(name: "TripTracking", package: codecPackage),
+            ]
+        ),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [

@@ -34,7 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
     var jwtSecret: String?
 
     /// RS256 public key tokens are checked with.
-    @Option(help: "Verify RS256 tokens with this RSA public key (a PEM file, or the PEM text).")
+    @Option(
+        help: ArgumentHelp(
+            "Verify RS256 tokens with this RSA public key (a PEM file, or the PEM text). For tokens that "
+                + "`fleettrips token --service-account KEY.json` mints, the public half of that key: "
+                + "`jq -r .private_key KEY.json | openssl pkey -pubout`."))
     var jwtPublicKey: String?
 
     /// Seed simulated trips.

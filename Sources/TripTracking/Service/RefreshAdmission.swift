@@ -5,7 +5,7 @@ import Synchronization
 /// that fills at the budget's rate and holds a second's worth, and, when it is empty, two queues of
 /// refreshes waiting for their turn (the urgent ones first, three turns in four).
 ///
-/// A refresh that is due asks ``request(_:generation:urgent:)``; with a call to spare it starts at
+/// A refresh that is due asks ``request(_:urgent:)``; with a call to spare it starts at
 /// once (the same turn of the event loop, as without a budget), otherwise it waits in line, and a
 /// timer on the event loop lets the line go at the budget's rate, a few at a time (one wake-up per
 /// ``RefreshTimers/tick`` at most). The line is first in, first out, and a refreshed trip joins its
@@ -17,7 +17,6 @@ import Synchronization
 /// ``maximumPause``; each success then adds back a twentieth of the budget per second since the
 /// last change, up to the budget.
 final class RefreshAdmission<Refresh: Sendable>: Sendable {
-
     private struct State {
         var budget: RequestBudget
         /// The rate the server's refusals brought the budget's down to, calls per second; nil at the

@@ -134,29 +134,31 @@ extension TripModel {
     /// before (the interval), or from when its failure arrived (``waitBeforeNextRefresh(interval:after:)``);
     /// at once when someone waits in ``refresh()``. Until then its place is in ``RefreshTimers``.
     func scheduleNext(generation: UInt64, from: ContinuousClock.Instant, after failure: FailureWait?) {
-        let startsNow = state.withLock { state -> Bool in
-            guard state.isCurrent(generation) else { return false }
+        // nil when it waits for its timer; when it starts now, whether it is urgent
+        // (``requestRefresh(generation:urgent:)``), read under the same lock.
+        let startsNowUrgent = state.withLock { state -> Bool? in
+            guard state.isCurrent(generation) else { return nil }
             guard state.refreshWaiters.isEmpty else { return true }
             let wait = Self.waitBeforeNextRefresh(interval: state.options.autoRefreshTimeInterval, after: failure)
             // The elapsed time is taken from the wait rather than the wait added to `from`: a wait
             // of centuries added to an instant overflows.
             let remaining = wait - (.now - from)
-            guard !RefreshTimers.isDue(in: remaining) else { return true }
+            guard !RefreshTimers.isDue(in: remaining) else { return state.trip == nil }
             // Set under the lock, so that whoever takes the timer out of the state finds it in the
             // service's timers to take out there too.
             _ = state.takeTimer()
             state.timer = PendingRefresh(
                 timer: timers.schedule(self, in: remaining), generation: generation, from: from, failure: failure)
-            return false
+            return nil
         }
-        if startsNow { requestRefresh(generation: generation) }
+        if let urgent = startsNowUrgent { requestRefresh(generation: generation, urgent: urgent) }
     }
 
     /// Asks the service's ``RefreshAdmission`` to start a refresh of following `generation`, which
-    /// lets it start within the request budget. The first refresh of a following (nothing to show
-    /// yet) and one that someone waits for in ``refresh()`` are urgent: they go first.
-    func requestRefresh(generation: UInt64) {
-        let urgent = state.withLock { $0.trip == nil || !$0.refreshWaiters.isEmpty }
+    /// lets it start within the request budget. `urgent` refreshes go first: the first of a
+    /// following (nothing to show yet, or nothing fetched so far) and one that someone waits for
+    /// in ``refresh()``.
+    func requestRefresh(generation: UInt64, urgent: Bool) {
         admission.request(RefreshStarts.Start(model: self, generation: generation), urgent: urgent)
     }
 

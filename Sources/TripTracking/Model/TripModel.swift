@@ -119,7 +119,7 @@ public final class TripModel: Sendable {
             return (state.listenerAdded(), nil)
         }
         if let over { subscriber.tripModel(self, didEndFollowingWith: over) }
-        if let start { requestRefresh(generation: start) }
+        if let start { requestRefresh(generation: start, urgent: true) }
     }
 
     /// Stops sending `subscriber` events; when nobody is left, the refreshes stop. Once this
@@ -160,7 +160,7 @@ public final class TripModel: Sendable {
                 }
                 // A refresh under way serves the waiter when it ends; a waiting one starts now.
                 if let pending {
-                    requestRefresh(generation: pending.generation)
+                    requestRefresh(generation: pending.generation, urgent: true)
                 }
             }
         } onCancel: {

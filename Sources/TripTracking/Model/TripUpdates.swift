@@ -52,7 +52,7 @@ extension TripModel {
         continuation.onTermination = { [weak self] _ in
             self?.removeStream(registration.id)
         }
-        if let start = registration.start { requestRefresh(generation: start) }
+        if let start = registration.start { requestRefresh(generation: start, urgent: true) }
         return stream
     }
 

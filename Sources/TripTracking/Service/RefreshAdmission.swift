@@ -45,8 +45,7 @@ final class RefreshAdmission<Refresh: Sendable>: Sendable {
 
         mutating func refill(at now: NIODeadline) {
             guard let rate else { return }
-            let elapsed = Double(max(0, (now - refilled).nanoseconds)) / 1e9
-            tokens = min(capacity, tokens + elapsed * rate)
+            tokens = min(capacity, tokens + RefreshAdmission.seconds(from: refilled, to: now) * rate)
             refilled = now
         }
 
@@ -140,7 +139,7 @@ final class RefreshAdmission<Refresh: Sendable>: Sendable {
             guard let throttled = state.throttledRate, let budgetRate = state.budget.callsPerSecond else { return }
             let now = eventLoop.now
             // At most a second counts per success, so a long quiet spell does not jump the rate back.
-            let elapsed = min(1, Double(max(0, (now - state.lastChange).nanoseconds)) / 1e9)
+            let elapsed = min(1, Self.seconds(from: state.lastChange, to: now))
             state.lastChange = now
             let raised = throttled + budgetRate / 20 * elapsed
             state.throttledRate = raised >= budgetRate ? nil : raised
@@ -163,6 +162,11 @@ final class RefreshAdmission<Refresh: Sendable>: Sendable {
             state.refilled = now
             state.pausedUntil = max(state.pausedUntil, now + TimeAmount(pause))
         }
+    }
+
+    /// The seconds from `start` to `end`, none when `end` is not later.
+    private static func seconds(from start: NIODeadline, to end: NIODeadline) -> Double {
+        Double(max(0, (end - start).nanoseconds)) / 1e9
     }
 
     /// The lowest rate refusals bring the budget down to: one call a minute.

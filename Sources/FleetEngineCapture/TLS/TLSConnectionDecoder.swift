@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Decrypts one TLS connection of a capture: reads both directions' records, follows the
 /// handshake in the clear as far as the ServerHello (randoms, suite, version), takes the
 /// connection's secrets from the key log by its client random, and from then on opens every
@@ -57,6 +59,9 @@ struct TLSConnectionDecoder: Sendable {
     /// Whether nothing more of the connection is read.
     private(set) var isPassedOver = false
     private var deliveredApplicationData = false
+    /// How many bytes the `receive` call under way was given and held from before: at most what
+    /// their records' plaintext takes.
+    private var receivedByteCount = 0
     /// Whether the ClientHello offered early_data: the client's 0-RTT records may follow it.
     private var clientOffersEarlyData = false
     /// Whether the client's early data was reported.
@@ -82,6 +87,7 @@ struct TLSConnectionDecoder: Sendable {
         guard !direction.isStopped else { return }
         var reader = direction.records
         direction.records = TLSRecordReader()
+        receivedByteCount = bytes.count + reader.bufferedByteCount
         do throws(TLSRecordReader.Malformed) {
             try reader.read(bytes) { header, fragment, number in
                 guard !isPassedOver, !direction.isStopped else { return }
@@ -253,7 +259,7 @@ struct TLSConnectionDecoder: Sendable {
 
     /// What an opened TLS 1.3 record carried.
     private mutating func received(
-        _ opened: (contentType: UInt8, plaintext: [UInt8]), direction: inout Direction, fromClient: Bool,
+        _ opened: (contentType: UInt8, plaintext: Data), direction: inout Direction, fromClient: Bool,
         into events: inout [Event]
     ) {
         switch opened.contentType {
@@ -262,7 +268,7 @@ struct TLSConnectionDecoder: Sendable {
         case Self.handshake:
             let messages: [TLSHandshakeMessage]
             do throws(TLSHandshakeMessage.Malformed) {
-                messages = try direction.handshake.append(opened.plaintext[...])
+                messages = try direction.handshake.append([UInt8](opened.plaintext)[...])
             } catch {
                 stop(
                     &direction, fromClient: fromClient, code: .malformedTLSRecord,
@@ -299,7 +305,7 @@ struct TLSConnectionDecoder: Sendable {
     private mutating func open(
         header: ArraySlice<UInt8>, fragment: ArraySlice<UInt8>, number: Int,
         direction: inout Direction, fromClient: Bool, into events: inout [Event]
-    ) -> (contentType: UInt8, plaintext: [UInt8])? {
+    ) -> (contentType: UInt8, plaintext: Data)? {
         guard var opener = direction.decryptor else { return nil }
         direction.decryptor = nil
         do throws(TLSRecordDecryptor.Failure) {
@@ -419,7 +425,10 @@ struct TLSConnectionDecoder: Sendable {
 
     // MARK: Helpers
 
-    private mutating func deliver(_ plaintext: [UInt8], fromClient: Bool, into events: inout [Event]) {
+    /// Hands on a record's application data. What the records of one `receive` call carry becomes
+    /// one ``Event/plaintext(_:fromClient:)``, as the bytes of a segment in the clear would: the
+    /// HTTP/2 reader then meets frames cut by record boundaries no more often than by segments.
+    private mutating func deliver(_ plaintext: Data, fromClient: Bool, into events: inout [Event]) {
         if !deliveredApplicationData {
             deliveredApplicationData = true
             if let alpn, alpn != "h2" {
@@ -431,7 +440,15 @@ struct TLSConnectionDecoder: Sendable {
             }
         }
         guard !plaintext.isEmpty else { return }
-        events.append(.plaintext(plaintext, fromClient: fromClient))
+        var merged: [UInt8]
+        if case .plaintext(_, fromClient)? = events.last, case .plaintext(let earlier, _) = events.removeLast() {
+            merged = earlier
+        } else {
+            merged = []
+            merged.reserveCapacity(max(plaintext.count, receivedByteCount))
+        }
+        plaintext.withUnsafeBytes { merged.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        events.append(.plaintext(merged, fromClient: fromClient))
     }
 
     /// Passes over a record of the client's 0-RTT early data, saying so once.

@@ -53,10 +53,11 @@ struct TLSRecordDecryptor: Sendable {
 
     /// Opens the next record: `header` is its five bytes, `fragment` what follows them.
     ///
-    /// - Returns: the content type (TLS 1.3: the inner one, padding removed) and the plaintext.
+    /// - Returns: the content type (TLS 1.3: the inner one, padding removed) and the plaintext, as
+    ///   swift-crypto gives it: it is copied once, where it is put after the plaintext before it.
     mutating func open(
         header: ArraySlice<UInt8>, fragment: ArraySlice<UInt8>
-    ) throws(Failure) -> (contentType: UInt8, plaintext: [UInt8]) {
+    ) throws(Failure) -> (contentType: UInt8, plaintext: Data) {
         let explicitNonceLength = suite.fixedIVLength == 4 ? 8 : 0
         guard fragment.count >= explicitNonceLength + Self.tagLength else { throw .tooShort(fragment.count) }
         let tagStart = fragment.endIndex - Self.tagLength
@@ -74,7 +75,7 @@ struct TLSRecordDecryptor: Sendable {
                 nonce[nonce.count - 8 + index] ^= UInt8(truncatingIfNeeded: sequenceNumber >> (56 - 8 * index))
             }
         }
-        var plaintext: [UInt8]
+        let plaintext: Data
         do {
             if suite.isTLS13 {
                 // RFC 8446 section 5.2: the record header as sent.
@@ -95,33 +96,24 @@ struct TLSRecordDecryptor: Sendable {
         sequenceNumber &+= 1
         guard suite.isTLS13 else { return (header[header.startIndex], plaintext) }
         // RFC 8446 section 5.4: TLSInnerPlaintext is the content, its type, then zeros.
-        while let last = plaintext.last, last == 0 { plaintext.removeLast() }
-        guard let contentType = plaintext.popLast() else { throw .noContentType }
-        return (contentType, plaintext)
+        var end = plaintext.endIndex
+        while end > plaintext.startIndex, plaintext[end - 1] == 0 { end -= 1 }
+        guard end > plaintext.startIndex else { throw .noContentType }
+        return (plaintext[end - 1], plaintext[plaintext.startIndex..<(end - 1)])
     }
 
     /// Authenticates and decrypts one record's ciphertext with the suite's AEAD.
-    ///
-    /// swift-crypto returns the plaintext as `Data`; it is copied into an array in one block, because
-    /// converting `Data` byte by byte cost several times what the cipher itself does.
     private func decrypt(
         nonce: [UInt8], ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>, additionalData: ArraySlice<UInt8>
-    ) throws -> [UInt8] {
-        let opened: Data
+    ) throws -> Data {
         switch suite.cipher {
         case .aesGCM:
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
-            opened = try AES.GCM.open(box, using: key, authenticating: additionalData)
+            return try AES.GCM.open(box, using: key, authenticating: additionalData)
         case .chaCha20Poly1305:
             let box = try ChaChaPoly.SealedBox(
                 nonce: ChaChaPoly.Nonce(data: nonce), ciphertext: ciphertext, tag: tag)
-            opened = try ChaChaPoly.open(box, using: key, authenticating: additionalData)
-        }
-        return opened.withUnsafeBytes { bytes in
-            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
-                count = bytes.count
-            }
+            return try ChaChaPoly.open(box, using: key, authenticating: additionalData)
         }
     }
 }

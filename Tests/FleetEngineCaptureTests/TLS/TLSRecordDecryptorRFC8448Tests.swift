@@ -93,7 +93,7 @@ struct TLSRecordDecryptorRFC8448Tests {
             let opened = try decryptor.open(header: record.prefix(5), fragment: record.dropFirst(5))
             let expected = try opening.plaintextHex.map(hexBytes) ?? opening.plaintext.flatMap { try trace[$0] }
             #expect(opened.contentType == opening.contentType, "\(opening.record)")
-            #expect(hexString(opened.plaintext) == hexString(expected), "\(opening.record)")
+            #expect(hexString([UInt8](opened.plaintext)) == hexString(expected), "\(opening.record)")
         }
         #expect(decryptor.sequenceNumber == UInt64(run.records.count))
     }

@@ -56,7 +56,7 @@ struct TLSRecordVectorTests {
                 let bytes = record.bytes
                 let result = try current.open(header: bytes.prefix(5), fragment: bytes.dropFirst(5))
                 #expect(result.contentType == record.contentType)
-                #expect(hexString(result.plaintext) == record.plaintextHex)
+                #expect(hexString([UInt8](result.plaintext)) == record.plaintextHex)
                 decryptor = current
                 opened += 1
             }

@@ -12,6 +12,9 @@ public struct FaultPlan: Sendable, Hashable {
     /// reset the stream or its deadline passed, or the emulator is shutting down) ends there and is
     /// not carried out.
     public var delay: Duration = .zero
+    /// Delay only every `delayEvery`-th call (counting as ``failEvery`` does) by ``delay``; nil
+    /// delays every call. 0 or less is refused.
+    public var delayEvery: Int?
     /// Calls per second allowed per token (per `authorization` value); over it, RESOURCE_EXHAUSTED
     /// with a RetryInfo saying when the next call will be accepted. Nil for no limit; NaN or a
     /// negative rate makes ``FleetEngineEmulator/init(configuration:time:logger:)`` throw. The limiter
@@ -22,9 +25,12 @@ public struct FaultPlan: Sendable, Hashable {
     /// off mid-call and never answered. Nil never drops a connection.
     public var dropConnectionAtCall: Int?
     /// Send GOAWAY on each connection once it has been open this long (gRPC's max connection age);
-    /// calls in flight may finish within ``goAwayGraceTime``. Nil for never.
+    /// calls in flight may finish within ``goAwayGraceTime``. Nil for never. A setting of the
+    /// transport: it holds for the emulator's whole run, and
+    /// ``FleetEngineEmulator/setFaultPlan(_:)`` cannot change it.
     public var goAwayAfter: Duration?
-    /// How long calls in flight may finish after a GOAWAY before the connection closes.
+    /// How long calls in flight may finish after a GOAWAY before the connection closes. Fixed for
+    /// the emulator's run, as ``goAwayAfter`` is.
     public var goAwayGraceTime: Duration = .seconds(5)
 
     /// No faults.
@@ -50,6 +56,9 @@ public struct FaultPlan: Sendable, Hashable {
         }
         if goAwayGraceTime < .zero {
             return "the fault plan's goAwayGraceTime is \(goAwayGraceTime); a grace time is zero or more"
+        }
+        if let every = delayEvery, every < 1 {
+            return "the fault plan's delayEvery is \(every); one call in every n waits, so n is 1 or more"
         }
         if delay < .zero {
             return "the fault plan's delay is \(delay); a delay is zero or more"

@@ -1,13 +1,14 @@
 import NIOCore
 import Synchronization
 
-/// Closes a connection abruptly when its `n`-th call arrives (``FaultPlan/dropConnectionAtCall``):
-/// the call's request has been sent, its response never comes, and no GOAWAY warns the client.
+/// Closes a connection abruptly when its `n`-th call arrives (``FaultPlan/dropConnectionAtCall``,
+/// read from the fault plan at each call, so that it may change while the emulator runs): the
+/// call's request has been sent, its response never comes, and no GOAWAY warns the client.
 final class ConnectionDropper: Sendable {
-    private let callNumber: Int
+    private let callNumber: @Sendable () -> Int?
     private let counts = Mutex<[ObjectIdentifier: Int]>([:])
 
-    init(callNumber: Int) {
+    init(callNumber: @escaping @Sendable () -> Int?) {
         self.callNumber = callNumber
     }
 
@@ -26,7 +27,7 @@ final class ConnectionDropper: Sendable {
                 self.counts.withLock { $0[key] = nil }
             }
         }
-        if count == callNumber {
+        if count == callNumber() {
             // Close on the event loop's next turn: the request is on the wire by then, and the
             // handler's response (written from a task, later, through this same event loop) can
             // only queue up behind the close. Closing inside this callback would pull the stream

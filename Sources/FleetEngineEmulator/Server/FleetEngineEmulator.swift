@@ -41,7 +41,7 @@ public final class FleetEngineEmulator: Sendable, Service {
     private let transport: HTTP2ServerTransport.Posix
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let outcome = RunOutcome()
-    private let faults: FaultInjector
+    let faults: FaultInjector
     /// The project's quota, which ``setQuotaPerMinute(_:)`` changes while it runs.
     let quota: ProjectQuota
     private let logger: Logger
@@ -79,14 +79,14 @@ public final class FleetEngineEmulator: Sendable, Service {
         }
         service = TripServiceCore(store: store)
         let faults = configuration.faults
+        let injector = FaultInjector(plan: faults)
         let transportConfig = HTTP2ServerTransport.Posix.Config.defaults { config in
             config.channelDebuggingCallbacks.onBindTCPListener = ListeningAddressLog.installer(logger: logger)
             config.connection.maxAge = faults.goAwayAfter
             config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
-            if let callNumber = faults.dropConnectionAtCall {
-                let dropper = ConnectionDropper(callNumber: callNumber)
-                config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in dropper.streamAccepted(stream) }
-            }
+            // Installed whatever the plan says now: a plan set while running may drop connections.
+            let dropper = ConnectionDropper(callNumber: { injector.dropConnectionAtCall })
+            config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in dropper.streamAccepted(stream) }
         }
         let security: HTTP2ServerTransport.Posix.TransportSecurity
         if let tls = configuration.tls {
@@ -102,7 +102,6 @@ public final class FleetEngineEmulator: Sendable, Service {
             transportSecurity: security,
             config: transportConfig
         )
-        let injector = FaultInjector(plan: faults)
         self.faults = injector
         let quota = ProjectQuota(callsPerMinute: configuration.quotaPerMinute, time: time)
         self.quota = quota

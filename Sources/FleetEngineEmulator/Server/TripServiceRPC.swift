@@ -57,8 +57,8 @@ struct TripServiceRPC: RegistrableRPCService {
             let request = try await ServerRequest(stream: streamingRequest)
             let outcome: Result<Output, FleetEngineError> = await {
                 do throws(FleetEngineError) {
-                    try faults.injectFailure()
-                    try await faults.delay(cancellation: context.cancellation)
+                    let call = try faults.injectFailure()
+                    try await faults.delay(call, cancellation: context.cancellation)
                     let names = tripNames(request.message)
                     try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)
                     try policy.authorize(method: method, tripNames: names, metadata: request.metadata)

@@ -96,8 +96,12 @@ struct ServeCommand: AsyncParsableCommand {
     var failCode = "UNAVAILABLE"
 
     /// Added latency.
-    @Option(help: "Wait this many milliseconds before answering each call.")
+    @Option(help: "Wait this many milliseconds before answering each call (or each Nth, with --delay-every).")
     var delayMs = 0
+
+    /// Delay only some calls.
+    @Option(help: "With --delay-ms, delay only every Nth call (counting calls of all methods from 1).")
+    var delayEvery: Int?
 
     /// Drop connections.
     @Option(help: "Close each connection abruptly when its Nth call arrives.")
@@ -137,6 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--drop-connection-at must be at least 1")
         }
         guard delayMs >= 0 else { throw ValidationError("--delay-ms must not be negative") }
+        if let delayEvery, delayEvery < 1 { throw ValidationError("--delay-every must be at least 1") }
         if let goawayAfterMs, goawayAfterMs < 1 { throw ValidationError("--goaway-after-ms must be at least 1") }
         guard let code = parsedFailCode else {
             throw ValidationError("--fail-code: \"\(failCode)\" is not a status code")
@@ -177,6 +182,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faults.failEvery = failEvery
         configuration.faults.failCode = parsedFailCode ?? .unavailable
         configuration.faults.delay = .milliseconds(delayMs)
+        configuration.faults.delayEvery = delayEvery
         configuration.faults.dropConnectionAtCall = dropConnectionAt
         configuration.faults.goAwayAfter = goawayAfterMs.map { .milliseconds($0) }
         return configuration

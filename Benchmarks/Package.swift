@@ -87,6 +87,21 @@ let package = Package(
         ),
         // What a load generator measures of its own process.
         .target(name: "ProcessMeasures"),
+        // One TripService following many simulated trips for half an hour or more while the emulator
+        // (in process) injects faults: every trip completes, memory stays flat, no descriptor leaks
+        // (see Scripts/follow-soak.sh).
+        .executableTarget(
+            name: "FollowSoak",
+            dependencies: [
+                "ProcessMeasures",
+                .product(name: "TripTracking", package: codecPackage),
+                .product(name: "FleetEngineClient", package: codecPackage),
+                .product(name: "FleetEngineCodec", package: codecPackage),
+                .product(name: "FleetEngineEmulator", package: codecPackage),
+                .product(name: "FleetEngineStatus", package: codecPackage),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // One TripService following many trips of a simulating emulator: CPU, memory per trip and
         // location age (see Scripts/follow-load.py).
         .executableTarget(

@@ -85,7 +85,8 @@ struct FollowLoad: AsyncParsableCommand {
         let names = try TripNames.read(from: namesFile)
         guard !names.isEmpty else { throw FollowLoadError("no trip names: give --names-file or names on stdin") }
         let client = try FleetEngineClient(configuration: .plaintext(port: port), tokenProvider: NoTokenProvider())
-        let options = TripModelOptions(autoRefreshTimeInterval: Self.duration(interval), view: tripView ?? .unspecified)
+        let options = TripModelOptions(
+            autoRefreshTimeInterval: Duration.seconds(interval), view: tripView ?? .unspecified)
         let service = TripService(
             client: client, providerID: provider, defaultOptions: options,
             requestBudget: RequestBudget(callsPerMinute: maxCallsPerMinute),
@@ -134,14 +135,14 @@ struct FollowLoad: AsyncParsableCommand {
         let started = clock.now
         let models = names.map { service.tripModel(for: $0) }
         let spreadSeconds = spread ?? interval
-        let subscribers = try await register(models: models, recorder: recorder, over: Self.duration(spreadSeconds))
-        try await clock.sleep(until: started + Self.duration(max(warmup, spreadSeconds)))
+        let subscribers = try await register(models: models, recorder: recorder, over: Duration.seconds(spreadSeconds))
+        try await clock.sleep(until: started + Duration.seconds(max(warmup, spreadSeconds)))
 
         Self.announce("window open")
         recorder.open()
         let cpuBefore = ProcessCPUTime.now()
         let windowStart = clock.now
-        try await clock.sleep(until: windowStart + Self.duration(seconds))
+        try await clock.sleep(until: windowStart + Duration.seconds(seconds))
         let cpuAfter = ProcessCPUTime.now()
         let windowEnd = clock.now
         let window = recorder.close()
@@ -168,8 +169,8 @@ struct FollowLoad: AsyncParsableCommand {
         }
         return FollowReport(
             trips: names.count, intervalSeconds: interval, warmupSeconds: max(warmup, spreadSeconds),
-            registrationSpreadSeconds: spreadSeconds, measuredSeconds: Self.seconds(windowEnd - windowStart),
-            cpuSeconds: Self.seconds(cpuAfter - cpuBefore), residentBaseline: baseline, residentEnd: end,
+            registrationSpreadSeconds: spreadSeconds, measuredSeconds: (windowEnd - windowStart).inSeconds,
+            cpuSeconds: (cpuAfter - cpuBefore).inSeconds, residentBaseline: baseline, residentEnd: end,
             encodedTripBytes: encodedBytes, tripsHeld: held, followedAtEnd: service.followedTripCount,
             endedTrips: ended,
             tripsNeverUpdated: subscribers.count(where: { $0.updates.load(ordering: .relaxed) == 0 }), window: window)
@@ -193,18 +194,7 @@ struct FollowLoad: AsyncParsableCommand {
         return subscribers
     }
 
-    /// Writes one line to standard error, unbuffered, so that a reader sees it at once.
     private static func announce(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
-
-    private static func duration(_ seconds: Double) -> Duration {
-        .nanoseconds(Int64((seconds * 1e9).rounded()))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+        StandardErrorLine.write(line)
     }
 }

@@ -1,3 +1,5 @@
+import ProcessMeasures
+
 /// The numbers of one run, printed by FollowLoad as one JSON object on one line.
 struct FollowReport {
     var trips: Int

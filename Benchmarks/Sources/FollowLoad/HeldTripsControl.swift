@@ -1,5 +1,6 @@
 import FleetEngineClient
 import FleetEngineCodec
+import ProcessMeasures
 
 /// The control for memory per trip: the same trips fetched once each and held in an array, with no
 /// trip service. What resident memory grows by per trip here is what a decoded `Trip` costs by

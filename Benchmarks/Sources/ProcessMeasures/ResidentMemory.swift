@@ -5,14 +5,14 @@
 #endif
 
 /// The process's resident memory, from Linux's `/proc/self/status`.
-struct ResidentMemory {
+public struct ResidentMemory: Sendable {
     /// `VmRSS`: resident now, in bytes.
-    var current: Int
+    public var current: Int
     /// `VmHWM`: the most that was ever resident, in bytes.
-    var peak: Int
+    public var peak: Int
 
     /// Reads `/proc/self/status`; nil where there is none (not Linux) or it lacks the two lines.
-    static func read() -> ResidentMemory? {
+    public static func read() -> ResidentMemory? {
         guard let text = readFile("/proc/self/status") else { return nil }
         var current: Int?
         var peak: Int?

@@ -18,7 +18,7 @@ let statusLibrary = Target.Dependency.product(name: "FleetEngineStatus", package
 func parserFuzzer(_ name: String, _ products: [String], extra: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["CLibFuzzer", "CaptureFuzzing"] + products.map { .product(name: $0, package: codecPackage) }
+        dependencies: ["CaptureFuzzing"] + products.map { .product(name: $0, package: codecPackage) }
             + extra
     )
 }
@@ -37,8 +37,8 @@ let package = Package(
             name: "FuzzDecode",
             dependencies: ["CLibFuzzer", .product(name: "FleetEngineCodec", package: codecPackage)]
         ),
-        // What the capture fuzzers share: the capture-file checks, chunk sizes, reporting a finding.
-        .target(name: "CaptureFuzzing", dependencies: [captureLibrary]),
+        // What the fuzzers share: the capture-file checks, chunk sizes, reporting a finding, libFuzzer's driver.
+        .target(name: "CaptureFuzzing", dependencies: ["CLibFuzzer", captureLibrary]),
         .executableTarget(name: "FuzzCaptureFile", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzPcapNG", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzTCPReassembly", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
@@ -51,7 +51,7 @@ let package = Package(
             ]
         ),
         // What the gRPC wire fuzzers share: the script an input is read as, playing it cut three ways.
-        .target(name: "WireFuzzing", dependencies: ["CLibFuzzer", "CaptureFuzzing", wireLibrary, statusLibrary]),
+        .target(name: "WireFuzzing", dependencies: ["CaptureFuzzing", wireLibrary, statusLibrary]),
         .executableTarget(
             name: "FuzzGRPCResponse",
             dependencies: ["CaptureFuzzing", "WireFuzzing", wireLibrary, statusLibrary]

@@ -1,4 +1,3 @@
-import CLibFuzzer
 import CaptureFuzzing
 import FleetEngineStatus
 import FleetEngineWire
@@ -112,7 +111,5 @@ public func fuzzHeaderValuesMain(
     _ argumentCount: CInt,
     _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var argumentCount = argumentCount
-    var arguments = arguments
-    return LLVMFuzzerRunDriver(&argumentCount, &arguments) { fuzz($0, $1) }
+    LibFuzzerEntry.run(argumentCount, arguments) { fuzz($0, $1) }
 }

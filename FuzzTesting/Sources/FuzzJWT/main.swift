@@ -1,4 +1,3 @@
-import CLibFuzzer
 import CaptureFuzzing
 import Crypto
 import FleetEngineAuth
@@ -245,7 +244,5 @@ func isBase64URLCharacter(_ byte: UInt8) -> Bool {
 public func fuzzJWTMain(_ argumentCount: CInt, _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?)
     -> CInt
 {
-    var argumentCount = argumentCount
-    var arguments = arguments
-    return LLVMFuzzerRunDriver(&argumentCount, &arguments) { fuzz($0, $1) }
+    LibFuzzerEntry.run(argumentCount, arguments) { fuzz($0, $1) }
 }

@@ -1,4 +1,3 @@
-import CLibFuzzer
 import CaptureFuzzing
 import FleetEngineStatus
 
@@ -141,7 +140,5 @@ public func fuzzResourceNamesMain(
     _ argumentCount: CInt,
     _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var argumentCount = argumentCount
-    var arguments = arguments
-    return LLVMFuzzerRunDriver(&argumentCount, &arguments) { fuzz($0, $1) }
+    LibFuzzerEntry.run(argumentCount, arguments) { fuzz($0, $1) }
 }

@@ -1,4 +1,3 @@
-import CLibFuzzer
 import CaptureFuzzing
 @testable import FleetEngineEmulator
 
@@ -79,7 +78,5 @@ public func fuzzTripJournalMain(
     _ argumentCount: CInt,
     _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var argumentCount = argumentCount
-    var arguments = arguments
-    return LLVMFuzzerRunDriver(&argumentCount, &arguments) { fuzz($0, $1) }
+    LibFuzzerEntry.run(argumentCount, arguments) { fuzz($0, $1) }
 }

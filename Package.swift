@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "TripTracking", targets: ["TripTracking"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
+        // The command's library. It has no public API; FuzzTesting drives its input readers through
+        // `@testable import`, which needs a product to depend on.
+        .library(name: "FleetTripsCLI", targets: ["FleetTripsCLI"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
     ],
     dependencies: [

@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// libFuzzer targets for the codec, the capture decoder and the gRPC wire layer, built with AddressSanitizer.
+// libFuzzer targets for the codec, the capture decoder, the gRPC wire layer and the parsers of tokens, names,
+// header values, the emulator's journal and the command line's input, built with AddressSanitizer.
 // See README.md.
 import PackageDescription
 
@@ -12,6 +13,15 @@ let captureLibrary = Target.Dependency.product(name: "FleetEngineCapture", packa
 /// The gRPC wire layer and the status it reads, which the wire fuzzers drive.
 let wireLibrary = Target.Dependency.product(name: "FleetEngineWire", package: codecPackage)
 let statusLibrary = Target.Dependency.product(name: "FleetEngineStatus", package: codecPackage)
+
+/// Fuzzers of one module's parsers each, with the first byte choosing among related ones.
+func parserFuzzer(_ name: String, _ products: [String], extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["CaptureFuzzing"] + products.map { .product(name: $0, package: codecPackage) }
+            + extra
+    )
+}
 
 let package = Package(
     name: "FuzzTesting",
@@ -27,13 +37,8 @@ let package = Package(
             name: "FuzzDecode",
             dependencies: ["CLibFuzzer", .product(name: "FleetEngineCodec", package: codecPackage)]
         ),
-        // Not a fuzzer: reads the fuzzer's corpus for Scripts/differential-check.py (no sanitizers).
-        .executableTarget(
-            name: "DifferentialDecode",
-            dependencies: [.product(name: "FleetEngineCodec", package: codecPackage)]
-        ),
-        // What the capture fuzzers share: the capture-file checks, chunk sizes, reporting a finding.
-        .target(name: "CaptureFuzzing", dependencies: [captureLibrary]),
+        // What the fuzzers share: the capture-file checks, chunk sizes, reporting a finding, libFuzzer's driver.
+        .target(name: "CaptureFuzzing", dependencies: ["CLibFuzzer", captureLibrary]),
         .executableTarget(name: "FuzzCaptureFile", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzPcapNG", dependencies: ["CLibFuzzer", "CaptureFuzzing"]),
         .executableTarget(name: "FuzzTCPReassembly", dependencies: ["CLibFuzzer", "CaptureFuzzing", captureLibrary]),
@@ -46,7 +51,7 @@ let package = Package(
             ]
         ),
         // What the gRPC wire fuzzers share: the script an input is read as, playing it cut three ways.
-        .target(name: "WireFuzzing", dependencies: ["CLibFuzzer", "CaptureFuzzing", wireLibrary, statusLibrary]),
+        .target(name: "WireFuzzing", dependencies: ["CaptureFuzzing", wireLibrary, statusLibrary]),
         .executableTarget(
             name: "FuzzGRPCResponse",
             dependencies: ["CaptureFuzzing", "WireFuzzing", wireLibrary, statusLibrary]
@@ -54,6 +59,28 @@ let package = Package(
         .executableTarget(
             name: "FuzzGRPCRequest", dependencies: ["CaptureFuzzing", "WireFuzzing", wireLibrary]
         ),
+        parserFuzzer(
+            "FuzzJWT", ["FleetEngineAuth", "FleetEngineCodec"],
+            extra: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        parserFuzzer("FuzzResourceNames", ["FleetEngineStatus"]),
+        parserFuzzer("FuzzHeaderValues", ["FleetEngineWire", "FleetEngineStatus"]),
+        // These two reach internal readers through `@testable import`: the fuzz build is a debug build,
+        // which SwiftPM compiles with testability.
+        parserFuzzer("FuzzTripJournal", ["FleetEngineEmulator"]),
+        parserFuzzer("FuzzCLIReaders", ["FleetTripsCLI", "FleetEngineWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Not a fuzzer: reads the fuzzer's corpus for Scripts/differential-check.py (no sanitizers). Left out of
+// the build of every fuzzer at once (replay.sh and run-fuzzers.sh set FUZZTESTING_SANITIZED=1), where
+// libFuzzer's `main`, linked into every executable, would find no `LLVMFuzzerTestOneInput` in it.
+if Context.environment["FUZZTESTING_SANITIZED"] != "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "DifferentialDecode",
+            dependencies: [.product(name: "FleetEngineCodec", package: codecPackage)]
+        )
+    )
+}

@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the capture fuzzers into FuzzTesting/Corpora/<Target>/.
+"""Writes the seed corpora of the fuzzers (all but FuzzDecode) into FuzzTesting/Corpora/<Target>/.
 
-Seeds are small valid inputs (each under 16 KiB) taken from the capture test fixtures
-(Tests/FleetEngineCaptureTests/Fixtures) or built here. Run from anywhere; it rewrites the
+Seeds are small inputs (each under 16 KiB), valid ones and a few broken, taken from the capture test
+fixtures (Tests/FleetEngineCaptureTests/Fixtures) or built here. Run from anywhere; it rewrites the
 seeds it owns (named seed-*) and leaves files the fuzzer added alone.
 
     python3 FuzzTesting/make-corpora.py
 """
 
+import base64
+import gzip
+import hashlib
+import hmac
+import json
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "Tests", "FleetEngineCaptureTests", "Fixtures")
@@ -615,6 +621,139 @@ def made_record_scripts():
                                                                                H2_REQUEST, cut=FIRST_LOST)
 
 
+# --- tokens, names and header values -----------------------------------------------------------
+
+# FuzzJWT's trusted key, the one its verifier holds (a fixed test key, not a credential), and its clock.
+JWT_SECRET = b"fuzzing-key-trusted-by-the-verifier-0001"
+JWT_NOW = 1_800_000_000
+AUDIENCE = "https://fleetengine.googleapis.com/"
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def claims_json(**claims):
+    return json.dumps(claims, separators=(",", ":"), sort_keys=True).encode()
+
+
+def hs256_token(claims, header=b'{"alg":"HS256","typ":"JWT"}', secret=JWT_SECRET):
+    signing_input = b64url(header) + "." + b64url(claims)
+    signature = hmac.new(secret, signing_input.encode(), hashlib.sha256).digest()
+    return (signing_input + "." + b64url(signature)).encode()
+
+
+def made_jwt_inputs():
+    valid = claims_json(aud=AUDIENCE, exp=JWT_NOW + 600, iat=JWT_NOW - 60, iss="fuzz", sub="fuzz",
+                        authorization={"tripid": "trip-1"})
+    server = claims_json(aud=[AUDIENCE, "other"], exp=JWT_NOW + 3600, iat=JWT_NOW, nbf=JWT_NOW - 10,
+                         authorization={"tripid": "*", "vehicleid": "*"})
+    expired = claims_json(aud=AUDIENCE, exp=JWT_NOW - 31, authorization={"tripid": "trip-1"})
+    future = claims_json(aud=AUDIENCE, exp=JWT_NOW + 600, nbf=JWT_NOW + 31.5, authorization={"tripid": "t"})
+    duplicate = b'{"aud":"' + AUDIENCE.encode() + b'","exp":1800000600,"exp":1,"authorization":{"tripid":"t"}}'
+    # Mode 0: token texts.
+    yield "token-valid.bin", b"\x00" + hs256_token(valid)
+    yield "token-server.bin", b"\x00" + hs256_token(server)
+    yield "token-expired.bin", b"\x00" + hs256_token(expired)
+    yield "token-kid.bin", b"\x00" + hs256_token(valid, header=b'{"alg":"HS256","kid":"k1","typ":"JWT"}')
+    yield "token-none.bin", b"\x00" + hs256_token(valid, header=b'{"alg":"none"}')[:-43]
+    yield "token-rs256.bin", b"\x00" + hs256_token(valid, header=b'{"alg":"RS256","typ":"JWT"}')
+    yield "token-crit.bin", b"\x00" + hs256_token(valid, header=b'{"alg":"HS256","crit":["exp"]}')
+    yield "token-foreign-key.bin", b"\x00" + hs256_token(valid, secret=b"another-key-of-forty-bytes-for-fuzzing-00")
+    yield "token-padded.bin", b"\x00" + hs256_token(valid) + b"="
+    yield "token-five-parts.bin", b"\x00" + hs256_token(valid) + b".e30.e30"
+    # Mode 1: claims sets, signed by the trusted key (byte 1 even) or a foreign one (odd).
+    for name, claims in [("valid", valid), ("server", server), ("expired", expired), ("future", future),
+                         ("duplicate", duplicate)]:
+        yield "claims-" + name + ".bin", b"\x01\x00" + claims
+    yield "claims-foreign.bin", b"\x01\x01" + valid
+    yield "claims-fraction.bin", b"\x01\x00" + claims_json(aud=AUDIENCE, exp=JWT_NOW + 0.25, iat=1e-3,
+                                                           authorization={"tripid": "t\u00e9\u0301"})
+    yield "claims-out-of-range.bin", b"\x01\x00" + claims_json(aud=AUDIENCE, exp=1e300, authorization={"tripid": "t"})
+    yield "claims-wrong-types.bin", b"\x01\x00" + b'{"aud":7,"exp":"soon","authorization":[]}'
+    # Mode 2: where and what to change in a token signed for the trip the rest names.
+    for position, replacement, trip in [(0, 0, b"1"), (100, 5, b"a-longer-trip-id"), (180, 64, b"x"),
+                                        (255, 1, b"last"), (128, 65, b"\xc3\xa9")]:
+        yield "altered-%d.bin" % position, bytes([2, position, replacement]) + trip
+
+
+def made_name_inputs():
+    names = [
+        "providers/my-project/trips/trip-1", "providers/a.b_c-9/trips/~!@$%^&*()[]{}<>;'\"", "providers/p/trips/",
+        "providers//trips/t", "providers/p/trips/t/extra", "providers/p/vehicles/v", "providers/p/trips/a:b",
+        "providers/p/trips/" + "x" * 64, "providers/p/trips/" + "x" * 65, "providers/" + "p" * 64 + "/trips/t",
+        "providers/p/trips/\u00e9t\u00e9", "providers/p/trips/\u0301accent", "providers/p/trips/\u0007bell",
+        "providers/p/trips/\u00a0nbsp", "providers/p\u00e9/trips/t", "providers/my-project", "providers/",
+        "projects/p/trips/t", "providers/p/trips/\U0001F697" * 2,
+    ]
+    for index, name in enumerate(names):
+        yield "trip-%02d.bin" % index, b"\x00" + name.encode()
+    for index, name in enumerate(["providers/p/billableTrips/b-1", "providers/p/billableTrips/a#b",
+                                  "providers/p/trips/b", "providers/p/billableTrips/\u00fc"]):
+        yield "billable-%02d.bin" % index, b"\x01" + name.encode()
+    yield "invalid-utf8.bin", b"\x00providers/p/trips/\xff\xfe"
+
+
+def made_header_value_inputs():
+    for text in ["1H", "99999999S", "100000000n", "0n", "00000001m", "250m", "5u", "7M", "12", "S", "1s",
+                 "+1S", " 1S", "1S ", "\u0661S"]:
+        yield "timeout-" + text.encode().hex() + ".bin", b"\x00" + text.encode()
+    for seconds, nanos in [(0, 1), (1, 0), (0, 999_999_999), (99_999, 500), (360_000_000_000, 0),
+                           (-5, 0), (2**62, 0), (99_999_999 * 3600 - 1, 999_999_999)]:
+        yield "duration-%d-%d.bin" % (seconds, nanos), b"\x01" + struct.pack(">qI", seconds, nanos)
+    for text in [b"plain text", b"100%25 sure", b"%E2%9C%93 done", b"broken %zz and %4", b"%", b"%ff%FE",
+                 "caf\u00e9 \U0001F697\n\ttab".encode(), b"\xc3\x28 invalid utf-8"]:
+        yield "message-" + hashlib.sha1(text).hexdigest()[:8] + ".bin", b"\x02" + text
+
+
+def framed_message(payload, flag=0):
+    return bytes([flag]) + struct.pack(">I", len(payload)) + payload
+
+
+def made_cli_inputs():
+    # Byte 0 % 3: 0 base64, 1 hex, 2 framed (/ 3 % 3: raw, base64, hex; / 9 % 2: identity, gzip).
+    for index, text in enumerate([b"aGVsbG8gd29ybGQ=", b"aGk=aGk=", b"aGVs\nbG8g\r\nd29y bGQ", b"-_-_", b"+/+/",
+                                  b"aGk", b"a===", b"aG=k", b"a", b"\xe2\x9c\x93"]):
+        yield "base64-%02d.bin" % index, b"\x00" + text
+    for index, text in enumerate([b"00ff10Ab", b"de ad\nbe\tef", b"abc", b"0g", b""]):
+        yield "hex-%02d.bin" % index, b"\x01" + text
+    stream = framed_message(b"\x0a\x06trip-1") + framed_message(b"") + framed_message(b"\x08\x01")
+    compressed = framed_message(gzip.compress(b"\x0a\x06trip-1", mtime=0), flag=1)
+    yield "framed-raw.bin", b"\x02" + stream
+    yield "framed-raw-cut.bin", b"\x02" + stream[:-1]
+    yield "framed-raw-too-big.bin", b"\x02" + b"\x00\x00\x00\x04\x01"
+    yield "framed-base64.bin", b"\x05" + base64.b64encode(stream)
+    yield "framed-hex.bin", b"\x08" + stream.hex().encode()
+    yield "framed-raw-gzip.bin", b"\x0b" + compressed + stream
+    yield "framed-raw-compressed-identity.bin", b"\x02" + compressed
+
+
+# --- the emulator's journal --------------------------------------------------------------------
+
+
+def journal_entry(kind, payload):
+    body = bytes([kind]) + payload
+    return struct.pack("<II", len(payload), zlib.crc32(body)) + body
+
+
+def made_journal_inputs():
+    trip = proto_field(1, b"providers/p/trips/trip-1")
+    other = proto_field(1, b"providers/p/trips/trip-2")
+    updated = struct.pack("<qi", 1_700_000_000, 500)
+    report = proto_field(1, b"providers/p/billableTrips/trip-1")
+    journal = (journal_entry(1, trip) + journal_entry(4, updated + other) + journal_entry(2, b"providers/p/trips/trip-1")
+               + journal_entry(3, report))
+    yield "journal.bin", journal
+    yield "journal-torn.bin", journal[:-3]
+    yield "journal-zeros.bin", journal + bytes(16)
+    yield "journal-bad-crc.bin", journal[:9] + b"\x00" + journal[10:]
+    yield "journal-unknown-kind.bin", journal_entry(9, b"x") + journal
+    yield "journal-long-length.bin", b"\xff\x00\x00\x00" + journal[4:]
+    yield "journal-short-kind-4.bin", journal_entry(4, b"\x01\x02")
+    yield "journal-bad-trip.bin", journal_entry(1, b"\x0a\x7f")
+    yield "empty.bin", b""
+
+
 def main():
     for name in ["loopback.pcap", "loopback-nanosecond.pcap", "loopback-sll2.pcap"]:
         write("FuzzCaptureFile", name, fixture(name))
@@ -648,6 +787,12 @@ def main():
         write("FuzzTLSKeyLog", name, text.encode())
     for name, data in made_record_scripts():
         write("FuzzTLSRecords", name, data)
+
+    for target, inputs in [("FuzzJWT", made_jwt_inputs()), ("FuzzResourceNames", made_name_inputs()),
+                           ("FuzzHeaderValues", made_header_value_inputs()), ("FuzzCLIReaders", made_cli_inputs()),
+                           ("FuzzTripJournal", made_journal_inputs())]:
+        for name, data in inputs:
+            write(target, name, data)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 #!/bin/bash
-# Builds the capture and gRPC wire fuzzers (libFuzzer + AddressSanitizer), replays every known fail
-# case and seed through each of them, then fuzzes each for SECONDS (60 unless told), one after the other.
+# Builds the fuzzers (libFuzzer + AddressSanitizer; all of them, in one `swift build`), replays every
+# known fail case and seed through each target run, then fuzzes each for SECONDS (60 unless told), one
+# after the other. (replay.sh is CI's replay of every target, FuzzDecode's corpus too.)
 #
 #   FuzzTesting/run-fuzzers.sh [SECONDS [TARGET...]]
 #
 # A crash, sanitizer report, timeout (-timeout=10 s per input) or out-of-memory (-rss_limit_mb=2048)
 # is saved in FailCases/<Target>/ and makes the script exit non-zero. New corpus entries the fuzzer
 # finds go to corpus-work/<Target>/ (not committed), the logs to corpus-work/logs/.
-# SECONDS=0 builds and replays only. TARGETs (all eight unless named) are run in the order given.
+# SECONDS=0 builds and replays only. TARGETs (all thirteen below unless named) are run in the order given.
 set -uo pipefail
 
 readonly SECONDS_PER_TARGET="${1:-60}"
@@ -16,7 +17,7 @@ if (( $# > 1 )); then
 else
     readonly TARGETS=(
         FuzzCaptureFile FuzzPcapNG FuzzTCPReassembly FuzzHTTP2Frames FuzzTLSKeyLog FuzzTLSRecords FuzzGRPCResponse
-        FuzzGRPCRequest
+        FuzzGRPCRequest FuzzJWT FuzzResourceNames FuzzHeaderValues FuzzTripJournal FuzzCLIReaders
     )
 fi
 # -use-ld=lld: Debian's gold linker fails on the sanitizer build.
@@ -28,13 +29,14 @@ readonly LIMITS=(-rss_limit_mb=2048 -timeout=10)
 # Swift's own crash handler would read the crashed process's memory and trip ASan with a report
 # about itself; libFuzzer's stack trace of the trap is enough.
 export SWIFT_BACKTRACE=enable=no
+# Leaves out the one executable that is not a fuzzer (see Package.swift).
+export FUZZTESTING_SANITIZED=1
 
 cd "$(dirname "$0")" || exit 1
 
-for target in "${TARGETS[@]}"; do
-    echo "=== Building ${target}"
-    "${BUILD[@]}" --product "${target}" || exit 1
-done
+# One build of every product is much faster than one build per product.
+echo "=== Building the fuzzers"
+"${BUILD[@]}" || exit 1
 bin="$("${BUILD[@]}" --show-bin-path)" || exit 1
 
 failures=()

@@ -13,7 +13,8 @@
 # non-interactively it answers no to wireshark-common's question about letting non-root users
 # capture), and from PyPI, into the project's virtualenv .venv, Google's google-maps-fleetengine,
 # grpcio and grpcio-status, and google-auth with cryptography (its RS256 verifier), the independent
-# references the tests compare against. Run as root, or with sudo available.
+# references the tests compare against. Run as root, or with sudo available. The fuzz replay
+# (FuzzTesting/replay.sh) needs nothing more: libFuzzer, AddressSanitizer and lld ship with the toolchain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -208,7 +208,8 @@ final class TripJournal: @unchecked Sendable {
             cause: writeFailure.cause)
     }
 
-    private static func encode(_ entry: Entry, into bytes: inout [UInt8]) {
+    /// Appends `entry` in the journal's format to `bytes`: its length, checksum, kind and payload.
+    static func encode(_ entry: Entry, into bytes: inout [UInt8]) {
         var payload: [UInt8]
         let kind: UInt8
         switch entry {
@@ -251,6 +252,15 @@ final class TripJournal: @unchecked Sendable {
             if count == 0 { break }
             data += chunk[0..<count]
         }
+        return try entries(in: data, path: path)
+    }
+
+    /// The entries of journal bytes `data` (the contents of the journal at `path`, which the errors
+    /// name), as a start replays them: a torn or unacknowledged last entry and zeros to the end are
+    /// dropped, any other damage is an error.
+    ///
+    /// - Throws: ``EmulatorError/Code/corruptJournal`` saying what is wrong at which byte.
+    static func entries(in data: [UInt8], path: String) throws(EmulatorError) -> [Entry] {
         var entries: [Entry] = []
         var offset = 0
         while offset < data.count {

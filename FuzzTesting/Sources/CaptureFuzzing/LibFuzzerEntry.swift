@@ -1,6 +1,6 @@
 import CLibFuzzer
 
-/// Hands a wire fuzzer's process to libFuzzer: what each target's `<Target>_main` (the symbol
+/// Hands a fuzzer's process to libFuzzer: what a target's `<Target>_main` (the symbol
 /// SwiftPM links `main` to) calls with its arguments and its test function.
 public enum LibFuzzerEntry {
     /// Runs libFuzzer's driver with the program's arguments, calling `test` for each input.

@@ -33,44 +33,62 @@ public enum IncrementalTripFetch {
     }
 
     /// The whole trip: `response` to `request`, with the parts it left out taken from `held`.
-    public static func merge(_ response: Trip, answering request: GetTripRequest, into held: Trip?) -> Trip {
+    ///
+    /// `response` is consumed, so that the parts put back go into its storage rather than into a copy
+    /// of it.
+    public static func merge(_ response: consuming Trip, answering request: GetTripRequest, into held: Trip?) -> Trip {
         guard let held else { return response }
         var merged = response
-        if isUnchanged(sent: request.currentRouteSegmentVersion, now: response.currentRouteSegmentVersion) {
+        if isUnchanged(sent: request.currentRouteSegmentVersion, now: merged.currentRouteSegmentVersion) {
             if merged.route.isEmpty { merged.route = held.route }
             if merged.currentRouteSegment.isEmpty { merged.currentRouteSegment = held.currentRouteSegment }
         }
         if isUnchanged(
-            sent: request.currentRouteSegmentTrafficVersion, now: response.currentRouteSegmentTrafficVersion),
+            sent: request.currentRouteSegmentTrafficVersion, now: merged.currentRouteSegmentTrafficVersion),
             merged.currentRouteSegmentTraffic == nil
         {
             merged.currentRouteSegmentTraffic = held.currentRouteSegmentTraffic
         }
-        if isUnchanged(sent: request.remainingWaypointsRouteVersion, now: response.remainingWaypointsRouteVersion) {
-            var used = Set<Int>()
-            for index in merged.remainingWaypoints.indices {
-                let waypoint = merged.remainingWaypoints[index]
-                guard
-                    let heldIndex = held.remainingWaypoints.indices.first(where: {
-                        !used.contains($0) && isSameStop(held.remainingWaypoints[$0], waypoint)
-                    })
-                else {
-                    continue
-                }
-                used.insert(heldIndex)
-                let earlier = held.remainingWaypoints[heldIndex]
-                if waypoint.pathToWaypoint.isEmpty {
-                    merged.remainingWaypoints[index].pathToWaypoint = earlier.pathToWaypoint
-                }
-                if waypoint.encodedPathToWaypoint.isEmpty {
-                    merged.remainingWaypoints[index].encodedPathToWaypoint = earlier.encodedPathToWaypoint
-                }
-                if waypoint.trafficToWaypoint == nil {
-                    merged.remainingWaypoints[index].trafficToWaypoint = earlier.trafficToWaypoint
-                }
-            }
+        if isUnchanged(sent: request.remainingWaypointsRouteVersion, now: merged.remainingWaypointsRouteVersion) {
+            // Taken out of the trip while they change, so that neither the list nor a waypoint is
+            // shared, and filling one in does not copy it.
+            var waypoints = merged.remainingWaypoints
+            merged.remainingWaypoints = []
+            putBackPaths(into: &waypoints, from: held.remainingWaypoints)
+            merged.remainingWaypoints = waypoints
         }
         return merged
+    }
+
+    /// Fills in each waypoint's path and traffic that the response left out from the same stop in
+    /// `held` (each held stop used once).
+    private static func putBackPaths(into waypoints: inout [TripWaypoint], from held: [TripWaypoint]) {
+        var used = [Bool](repeating: false, count: held.count)
+        // Stops leave the front of the list as the trip goes on, so the stop at `index` was most
+        // likely at `index + passed` before: that one is tried first.
+        let passed = max(0, held.count - waypoints.count)
+        for index in waypoints.indices {
+            let likely = index + passed
+            let heldIndex: Int
+            if likely < held.count, !used[likely], isSameStop(held[likely], waypoints[index]) {
+                heldIndex = likely
+            } else if let found = held.indices.first(where: { !used[$0] && isSameStop(held[$0], waypoints[index]) }) {
+                heldIndex = found
+            } else {
+                continue
+            }
+            used[heldIndex] = true
+            let earlier = held[heldIndex]
+            if waypoints[index].pathToWaypoint.isEmpty {
+                waypoints[index].pathToWaypoint = earlier.pathToWaypoint
+            }
+            if waypoints[index].encodedPathToWaypoint.isEmpty {
+                waypoints[index].encodedPathToWaypoint = earlier.encodedPathToWaypoint
+            }
+            if waypoints[index].trafficToWaypoint == nil {
+                waypoints[index].trafficToWaypoint = earlier.trafficToWaypoint
+            }
+        }
     }
 
     /// Whether the server's version is not newer than the one sent, so that it left the part out.

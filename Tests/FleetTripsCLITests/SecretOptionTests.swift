@@ -79,7 +79,7 @@ struct SecretOptionTests {
             (GetCommand.helpMessage(columns: 10_000), "--token <token>"),
         ])
     func processListWarning(help: String, option: String) throws {
-        let line = try #require(help.split(separator: "\n").first { $0.contains(option) })
+        let line = try #require(help.split(separator: "\n").first { $0.drop { $0 == " " }.hasPrefix(option) })
         #expect(line.contains("other users may see"))
         #expect(line.contains("process list"))
     }

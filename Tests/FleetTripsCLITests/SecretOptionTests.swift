@@ -79,9 +79,12 @@ struct SecretOptionTests {
             (GetCommand.helpMessage(columns: 10_000), "--token <token>"),
         ])
     func processListWarning(help: String, option: String) throws {
-        let line = try #require(help.split(separator: "\n").first { $0.drop { $0 == " " }.hasPrefix(option) })
-        #expect(line.contains("other users may see"))
-        #expect(line.contains("process list"))
+        // An option's help follows its name on the same line, or on the next when the name is long.
+        let lines = help.split(separator: "\n")
+        let index = try #require(lines.firstIndex { $0.drop { $0 == " " }.hasPrefix(option) })
+        let text = lines[index...].prefix(2).joined(separator: " ")
+        #expect(text.contains("other users may see"))
+        #expect(text.contains("process list"))
     }
 
     @Test("serve's and token's help offer --jwt-secret-file")

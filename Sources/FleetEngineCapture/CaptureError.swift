@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 /// A capture, a packet, a TCP stream or an HTTP/2 frame in it could not be read.
 ///
 /// Every failure of the capture decoder is one of these. It says what kind of fault it is
@@ -140,11 +142,12 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Hashes the code, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// The text the tool prints for this value.
+    /// The text the tool prints for this value, on one line with control characters escaped
+    /// (`TerminalText`): a message may quote what the capture holds.
     public var description: String {
         var text = "\(code): \(message)"
         if let byteOffset { text += " (at byte offset \(byteOffset))" }
         if let cause { text += " (cause: \(cause))" }
-        return text
+        return TerminalText.escaped(text)
     }
 }

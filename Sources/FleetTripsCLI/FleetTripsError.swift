@@ -1,3 +1,5 @@
+import FleetEngineStatus
+
 /// A `fleettrips` command could not do what it was asked.
 ///
 /// The message says what failed and where (a line of the input, a message of a gRPC stream, a
@@ -70,9 +72,10 @@ struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Hashes the code, consistent with `==`.
     func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// One line: the message, then the cause's own description when there is one.
+    /// One line: the message, then the cause's own description when there is one, with control
+    /// characters escaped (``TerminalText``), as the message may quote the input or a server.
     var description: String {
-        guard let cause else { return "\(code): \(message)" }
-        return "\(message): \(cause)"
+        guard let cause else { return TerminalText.escaped("\(code): \(message)") }
+        return TerminalText.escaped("\(message): \(cause)")
     }
 }

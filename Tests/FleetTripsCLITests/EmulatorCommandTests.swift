@@ -71,10 +71,10 @@ struct EmulatorCommandTests {
     @Test(
         "serve and token refuse contradictory or missing options",
         arguments: [
-            (["serve"], "give exactly one of --no-auth, --jwt-secret and --jwt-public-key"),
+            (["serve"], "give exactly one of --no-auth, --jwt-secret, --jwt-secret-file and --jwt-public-key"),
             (
                 ["serve", "--no-auth", "--jwt-secret", "x"],
-                "give exactly one of --no-auth, --jwt-secret and --jwt-public-key"
+                "give exactly one of --no-auth, --jwt-secret, --jwt-secret-file and --jwt-public-key"
             ),
             (["serve", "--no-auth", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
             (["serve", "--no-auth", "--port", "70000"], "--port must be 0 to 65535"),
@@ -108,10 +108,13 @@ struct EmulatorCommandTests {
                 ["token", "--vehicle-id", "v", "--trip-id", "t", "--jwt-secret", "s"],
                 "give exactly one of --trip-id, --vehicle-id and --server"
             ),
-            (["token", "--server"], "give exactly one of --service-account, --jwt-secret and --jwt-private-key"),
+            (
+                ["token", "--server"],
+                "give exactly one of --service-account, --jwt-secret, --jwt-secret-file and --jwt-private-key"
+            ),
             (
                 ["token", "--server", "--service-account", "key.json", "--jwt-secret", "s"],
-                "give exactly one of --service-account, --jwt-secret and --jwt-private-key"
+                "give exactly one of --service-account, --jwt-secret, --jwt-secret-file and --jwt-private-key"
             ),
             (
                 ["token", "--jwt-secret", "s", "--trip-id", "*"],

@@ -3,6 +3,7 @@ import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineStatus
 import FleetEngineTestSupport
+import Logging
 import Synchronization
 import Testing
 import TripTracking
@@ -63,6 +64,7 @@ func withTracking<Result: Sendable>(
     start: Timestamp = TrackingHarness.start,
     refreshExecutor: (any TaskExecutor)? = nil,
     requestBudget: RequestBudget = .unlimited,
+    logger: Logger = Logger(label: "trip-service", factory: { _ in SwiftLogNoOpLogHandler() }),
     _ body: @Sendable (TrackingHarness) async throws -> Result
 ) async throws -> Result {
     let clock = ManualTimeSource(start: start)
@@ -83,7 +85,7 @@ func withTracking<Result: Sendable>(
             client: client, providerID: TrackingHarness.provider,
             defaultOptions: TripModelOptions(
                 autoRefreshTimeInterval: interval, serverFailureRetryDelay: serverFailureRetryDelay),
-            requestBudget: requestBudget, refreshExecutor: refreshExecutor)
+            requestBudget: requestBudget, logger: logger, refreshExecutor: refreshExecutor)
         let harness = TrackingHarness(
             clock: clock, emulator: emulator, client: client, service: service, simulations: simulations)
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -17,7 +17,13 @@ public struct ClientConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// How long to wait between connection attempts after one fails; checked as ``retryPolicy``'s.
     public var reconnectBackoff: Backoff
-    /// PINGs on an idle connection, to find a dead one before a call does; nil sends none.
+    /// Keepalive PINGs, so that a connection that died under calls in flight (a peer gone without
+    /// a FIN, a NAT that dropped its mapping) fails them with UNAVAILABLE instead of leaving them to
+    /// their deadlines; nil sends none.
+    ///
+    /// On by default (``Keepalive/default``): a PING once no frame has arrived for 10 s while calls
+    /// are in flight, and the connection closed when its acknowledgement is 20 s late, so a dead
+    /// connection is noticed within 40 s of its last frame (twice the interval and the timeout).
     public var keepalive: Keepalive?
     /// The `user-agent` sent with every call, before the gRPC part gRPC asks for.
     public var userAgent: String
@@ -68,7 +74,7 @@ public struct ClientConfiguration: Sendable {
         self.defaultDeadline = .seconds(15)
         self.retryPolicy = .fleetEngine
         self.reconnectBackoff = Backoff(initial: .seconds(1), multiplier: 1.6, maximum: .seconds(30), jitter: 0.2)
-        self.keepalive = nil
+        self.keepalive = .default
         self.userAgent = "swift-fleet-engine/\(FleetEngineClient.version)"
         self.maxResponseMessageSize = 4 * 1024 * 1024
         self.connectTimeout = .seconds(20)
@@ -156,8 +162,21 @@ public struct ClientConfiguration: Sendable {
     }
 
     /// Keepalive PINGs (RFC 9113 section 6.7).
+    ///
+    /// The client looks at the connection every ``interval``: when no frame arrived since it last
+    /// looked, and calls are in flight (or ``permitWithoutCalls``), it sends a PING, and closes the
+    /// connection when the acknowledgement has not come ``timeout`` later, failing its calls with
+    /// UNAVAILABLE. A connection that goes silent is therefore closed within twice the interval
+    /// plus the timeout of its last frame; one that keeps answering is never probed.
     public struct Keepalive: Sendable, Hashable {
-        /// How often to send a PING.
+        /// The default: a PING after 10 s without frames while calls are in flight, a 20 s timeout;
+        /// a dead connection is noticed within 40 s. gRPC servers (grpc-core's default policy)
+        /// count a PING within 5 minutes of the last one, with no data sent in between, as a
+        /// strike, and answer the third with GOAWAY (ENHANCE_YOUR_CALM): a call that the server
+        /// leaves silent for over 30 s needs a longer interval, or none.
+        public static let `default` = Keepalive(interval: .seconds(10), timeout: .seconds(20))
+
+        /// How long the connection may go without a frame from the server before a PING is sent.
         public var interval: Duration
         /// How long to wait for its acknowledgement before closing the connection.
         public var timeout: Duration

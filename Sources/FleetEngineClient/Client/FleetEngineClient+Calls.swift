@@ -168,12 +168,30 @@ extension FleetEngineClient {
         }
         let delay: Duration
         if case .after(let serverDelay) = pushback {
-            delay = serverDelay
+            delay = serverDelayWithin(policy, serverDelay, from: "grpc-retry-pushback-ms", method: target.method)
+        } else if let serverDelay = error.retryDelay {
+            delay = serverDelayWithin(policy, serverDelay, from: "RetryInfo", method: target.method)
         } else {
-            delay = error.retryDelay ?? policy.backoff.delay(afterRetry: attempt - 1, using: &generator)
+            delay = policy.backoff.delay(afterRetry: attempt - 1, using: &generator)
         }
         guard ContinuousClock.now + delay < deadline else { return nil }
         return delay
+    }
+
+    /// The delay a server asked for (`source` names where), cut to the policy's
+    /// ``RetryPolicy/maximumServerDelay`` with a warning in the log: a server, or something posing
+    /// as one, must not park a call (and, with a long deadline, its caller) for hours.
+    private func serverDelayWithin(
+        _ policy: RetryPolicy, _ asked: Duration, from source: String, method: GRPCMethodPath
+    ) -> Duration {
+        guard asked > policy.maximumServerDelay else { return asked }
+        logger.warning(
+            "the server's retry delay is longer than the policy allows; waiting the maximum",
+            metadata: [
+                "method": "\(method)", "source": "\(source)", "asked": "\(asked)",
+                "waiting": "\(policy.maximumServerDelay)",
+            ])
+        return policy.maximumServerDelay
     }
 
     private func token(

@@ -68,7 +68,8 @@ public struct Backoff: Sendable, Hashable {
 /// safe to send again); the attempts are not used up; the server did not refuse retries
 /// (`grpc-retry-pushback-ms` negative or malformed, gRPC's retry design A6); and the wait fits in
 /// what is left of the call's deadline. The wait is the server's (`grpc-retry-pushback-ms`, or a
-/// `RetryInfo` detail) when it gave one, else the backoff's.
+/// `RetryInfo` detail) when it gave one, at most ``maximumServerDelay`` (a minute by default; a
+/// longer one is cut, with a warning in the client's log), else the backoff's.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most attempts a call makes, the first included; 1 turns retries off.
     public var maxAttempts: Int
@@ -81,6 +82,14 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Methods whose failures are not retried whatever their code; a request known not to have
     /// reached the server is still sent again.
     public var methodsNotRetried: Set<GRPCMethodPath>
+    /// The longest wait before a retry that a server's `grpc-retry-pushback-ms` or `RetryInfo` can
+    /// ask for; a longer one is cut to this, and the client logs a warning saying so. A minute by
+    /// default (``defaultMaximumServerDelay``), the longest wait of trip following's backoff. A
+    /// negative one is refused when the client is made.
+    public var maximumServerDelay: Duration
+
+    /// The default ``maximumServerDelay``: a minute.
+    public static let defaultMaximumServerDelay: Duration = .seconds(60)
 
     /// A policy from its parts.
     public init(
@@ -88,13 +97,15 @@ public struct RetryPolicy: Sendable, Hashable {
         backoff: Backoff,
         retryableCodes: Set<StatusCode>,
         additionalRetryableCodesForReads: Set<StatusCode> = [],
-        methodsNotRetried: Set<GRPCMethodPath> = []
+        methodsNotRetried: Set<GRPCMethodPath> = [],
+        maximumServerDelay: Duration = defaultMaximumServerDelay
     ) {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.retryableCodes = retryableCodes
         self.additionalRetryableCodesForReads = additionalRetryableCodesForReads
         self.methodsNotRetried = methodsNotRetried
+        self.maximumServerDelay = maximumServerDelay
     }
 
     /// Google's published policy for Fleet Engine's TripService (5 attempts, 1 s rising ×1.3 to
@@ -159,9 +170,15 @@ extension Backoff {
 }
 
 extension RetryPolicy {
-    /// Refuses a policy whose backoff cannot be used (``Backoff``'s check), naming `field`.
+    /// Refuses a policy whose backoff cannot be used (``Backoff``'s check) or whose
+    /// ``maximumServerDelay`` is negative, naming `field`.
     func check(field: String) throws(FleetEngineError) {
         try backoff.check(field: field + ".backoff")
+        guard maximumServerDelay >= .zero else {
+            throw FleetEngineError(
+                code: .invalidArgument,
+                message: "\(field).maximumServerDelay \(maximumServerDelay) is negative", origin: .local)
+        }
     }
 }
 

@@ -8,8 +8,8 @@ import NIOTLS
 /// The connection counts as ready on the server's first SETTINGS frame (RFC 9113 section 3.4: the
 /// server's preface), not when TCP or TLS comes up, so that a server that does not speak HTTP/2
 /// fails the connection attempt rather than the first call. It records GOAWAY (RFC 9113 section
-/// 6.8) and sends keepalive PINGs (section 6.7) when configured, closing the connection when one
-/// goes unanswered.
+/// 6.8) and sends keepalive PINGs (section 6.7) when configured, after an interval without frames,
+/// closing the connection when one goes unanswered.
 final class ConnectionEventsHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias OutboundOut = HTTP2Frame
@@ -21,6 +21,9 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
     private let onClose: @Sendable ((any Error)?) -> Void
     private var pingTask: RepeatedTask?
     private var pingTimeout: Scheduled<Void>?
+    /// Whether a frame arrived since the keepalive task last looked: a connection that is heard
+    /// from needs no PING (one store per frame, where a clock reading per frame would cost more).
+    private var heardSinceLastLook = false
     private var error: (any Error)?
     /// Whether calls are in flight on the connection.
     private let hasCallsInFlight: @Sendable () -> Bool
@@ -42,6 +45,7 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        heardSinceLastLook = true
         switch frame.payload {
         case .settings(.settings):
             if !isReady {
@@ -52,7 +56,8 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
         case .goAway(_, let code, let opaque):
             onGoAway()
             if code != .noError {
-                let text = opaque.map { String(buffer: $0) } ?? ""
+                // The debug data is the server's: it reaches logs and terminals in this message.
+                let text = opaque.map { TerminalText.escaped(String(buffer: $0)) } ?? ""
                 error = FleetEngineError(
                     code: .unavailable,
                     message: "the server sent GOAWAY with \(code)" + (text.isEmpty ? "" : ": \(text)"),
@@ -145,6 +150,10 @@ final class ConnectionEventsHandler: ChannelInboundHandler {
     }
 
     private func sendPing(context: ChannelHandlerContext, timeout: Duration) {
+        if heardSinceLastLook {
+            heardSinceLastLook = false
+            return
+        }
         // gRPC servers count PINGs on a connection without calls as abuse (and answer with GOAWAY
         // ENHANCE_YOUR_CALM), so by default only a connection carrying calls is probed.
         guard pingTimeout == nil, hasCallsInFlight() || keepalive?.permitWithoutCalls == true else { return }

@@ -10,6 +10,8 @@ public struct EmulatorConfiguration: Sendable {
     /// A PEM certificate chain and private key to serve TLS with; plaintext h2c when nil.
     public var tls: (certificateChainPEM: String, privateKeyPEM: String)?
     /// A folder to keep trips in across restarts (the trip store's journal); in memory when nil.
+    /// Created 0700 when missing; its files are 0600 and opened without following a symbolic link
+    /// (one in place of a file makes the emulator throw ``EmulatorError/Code/storageFailed``).
     public var dataDirectory: String?
     /// Faults to inject.
     public var faults = FaultPlan()

@@ -40,7 +40,7 @@ final class DataFolderLock: Sendable {
             .dataFolderInUse, "\(directory) is in use by another emulator: a data folder serves one emulator at a time")
         guard Self.held.withLock({ $0.insert(key).inserted }) else { throw inUse }
         let path = key + "/trips.lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = openFile(path, O_RDWR | O_CREAT, 0o600)
         guard descriptor >= 0 else {
             let failure = EmulatorError.storageFailed(errno, "cannot open \(path)")
             _ = Self.held.withLock { $0.remove(key) }

@@ -17,8 +17,11 @@ extension EmulatorError {
             .storageFailed, what + ": " + systemText(errorNumber), cause: IOError(errnoCode: errorNumber, reason: what))
     }
 
-    /// The system's words for the error number `errorNumber`.
+    /// The system's words for the error number `errorNumber`; for `ELOOP`, which the data folder's
+    /// files give when one is a symbolic link (they are opened `O_NOFOLLOW`), that it is one.
     static func systemText(_ errorNumber: Int32) -> String {
-        String(cString: strerror(errorNumber))
+        let text = String(cString: strerror(errorNumber))
+        guard errorNumber == ELOOP else { return text }
+        return "it is a symbolic link, which the emulator does not follow (\(text))"
     }
 }

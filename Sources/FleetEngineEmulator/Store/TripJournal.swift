@@ -71,7 +71,8 @@ final class TripJournal: @unchecked Sendable {
     static func open(
         directory: String, compactionFloor: Int = defaultCompactionFloor
     ) throws(EmulatorError) -> (TripJournal, [Entry]) {
-        mkdir(directory, 0o755)
+        // Owner only: the trips hold riders' places and names (a folder that already exists keeps its mode).
+        mkdir(directory, 0o700)
         let folder = try DataFolderLock(directory: directory)
         let path = directory + "/trips.journal"
         let entries = compacted(try readEntries(path: path))
@@ -89,8 +90,14 @@ final class TripJournal: @unchecked Sendable {
         path: String, directory: String, with entries: [Entry]
     ) throws(EmulatorError) -> (descriptor: Int32, length: Int) {
         let temporary = path + ".tmp"
-        let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        let out = openFile(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600)
         guard out >= 0 else { throw .storageFailed(errno, "cannot create \(temporary)") }
+        // A file left by a crash keeps the mode it was created with; the journal is owner-only whatever came before.
+        guard fchmod(out, 0o600) == 0 else {
+            let failure = EmulatorError.storageFailed(errno, "cannot make \(temporary) owner-only")
+            close(out)
+            throw failure
+        }
         var bytes: [UInt8] = []
         for entry in entries { encode(entry, into: &bytes) }
         guard writeAll(out, bytes), fsync(out) == 0, rename(temporary, path) == 0 else {
@@ -99,7 +106,7 @@ final class TripJournal: @unchecked Sendable {
             unlink(temporary)
             throw failure
         }
-        let folder = openFile(directory, O_RDONLY, 0)
+        let folder = openFolder(directory)
         if folder >= 0 {
             fsync(folder)
             close(folder)
@@ -363,10 +370,19 @@ final class TripJournal: @unchecked Sendable {
     }
 }
 
-/// Opens close-on-exec: a child process the emulator's process starts would otherwise inherit the
-/// descriptors and keep the journal open for as long as it runs.
-private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    open(path, flags | O_CLOEXEC, mode)
+/// Opens a file of the data folder close-on-exec (a child process the emulator's process starts
+/// would otherwise inherit the descriptors and keep the journal open for as long as it runs) and
+/// without following a symbolic link (`O_NOFOLLOW`): a link put in place of the journal or its
+/// temporary file would otherwise have the emulator read, or overwrite, whatever file it names.
+/// A link fails with `ELOOP`, which ``EmulatorError/storageFailed(_:_:)`` words as such.
+func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags | O_CLOEXEC | O_NOFOLLOW, mode)
+}
+
+/// Opens the data folder itself, close-on-exec, to sync it: following a symbolic link, since the
+/// folder may be named through one (only the files inside it are refused as links).
+private func openFolder(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
 }
 
 /// CRC-32 (ISO-HDLC, the polynomial of zlib and Ethernet), for the journal's entries.

@@ -103,7 +103,9 @@ public struct FleetEngineError: Error, Sendable, Hashable, CustomStringConvertib
         hasher.combine(code)
     }
 
-    /// `UNAVAILABLE (14): <message>`, then the origin when the status did not come from the server.
+    /// `UNAVAILABLE (14): <message>`, then the origin when the status did not come from the server,
+    /// on one line with control characters escaped (``TerminalText``): the message is often the
+    /// server's words, and this is the text logs and terminals get. ``message`` keeps them as sent.
     public var description: String {
         var text = "\(code) (\(code.rawValue)): \(message)"
         switch origin {
@@ -111,7 +113,7 @@ public struct FleetEngineError: Error, Sendable, Hashable, CustomStringConvertib
         default: text += " [\(origin)]"
         }
         if let cause { text += "; caused by: \(cause)" }
-        return text
+        return TerminalText.escaped(text)
     }
 }
 

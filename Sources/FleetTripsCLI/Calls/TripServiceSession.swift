@@ -20,6 +20,9 @@ struct TripServiceSession: Sendable {
     var reportsJSON: Bool
     /// The file the secrets of the TLS connections are appended to (`SSLKEYLOGFILE`), if any.
     var keyLogFile: String?
+    /// The `warning:` line (without its line feed) that ``run(errorOutput:_:)`` writes first:
+    /// ``plaintextWarning(configuration:tokenSource:)`` of the parts the session was made with.
+    var plaintextWarning: String?
 
     /// A session from its parts.
     init(configuration: ClientConfiguration, tokenSource: TokenSource, reportsJSON: Bool, keyLogFile: String? = nil) {
@@ -27,6 +30,7 @@ struct TripServiceSession: Sendable {
         self.tokenSource = tokenSource
         self.reportsJSON = reportsJSON
         self.keyLogFile = keyLogFile
+        self.plaintextWarning = Self.plaintextWarning(configuration: configuration, tokenSource: tokenSource)
     }
 
     /// Runs `body` with a client whose connection lives as long as `body` runs.
@@ -51,8 +55,9 @@ struct TripServiceSession: Sendable {
     /// Runs `body` as ``run(errorOutput:_:)`` does, handing it `errorOutput` too, for the notes a
     /// command writes there while it goes on (fields the JSON it prints cannot show).
     ///
-    /// With ``keyLogFile``, the client appends its TLS secrets there; a file that cannot be opened
-    /// gets a `warning:` line on `errorOutput` and the calls go on without it, as curl and
+    /// First comes ``plaintextWarning``, when there is one. With ``keyLogFile``, the client appends
+    /// its TLS secrets there; a file that cannot be opened gets a `warning:` line on
+    /// `errorOutput` and the calls go on without it, as curl and
     /// browsers go on (silently) when `SSLKEYLOGFILE` cannot be opened: a debugging aid, often set
     /// for a whole shell, must not stop the tool's work.
     func run<ErrorOutput: ByteSink>(
@@ -60,6 +65,7 @@ struct TripServiceSession: Sendable {
         _ body: (FleetEngineClient, inout ErrorOutput) async throws -> Void
     ) async throws {
         do {
+            if let plaintextWarning { try errorOutput.write(Array((plaintextWarning + "\n").utf8)) }
             var configuration = self.configuration
             if let keyLogFile {
                 do throws(FleetEngineError) {
@@ -83,6 +89,23 @@ struct TripServiceSession: Sendable {
             try errorOutput.write(report(FleetEngineError(converting: error)))
             throw ExitCode(CallExitStatus.failure(reporting: error))
         }
+    }
+
+    /// The warning for calls that go in plaintext to a host that is not loopback (``LoopbackHost``):
+    /// anyone on the path can read the bearer token and take it over, and the trips besides. Nil
+    /// over TLS and on loopback.
+    static func plaintextWarning(configuration: ClientConfiguration, tokenSource: TokenSource) -> String? {
+        guard configuration.transportSecurity.isPlaintext, !LoopbackHost.contains(configuration.endpoint.host) else {
+            return nil
+        }
+        let exposed =
+            if case .none = tokenSource {
+                "the calls travel in clear text (no token is sent)"
+            } else {
+                "the bearer token travels in clear text, readable by anyone on the path, and the calls with it"
+            }
+        return "warning: --plaintext to \(configuration.endpoint), which is not a loopback address: \(exposed); "
+            + "leave out --plaintext to use TLS"
     }
 
     /// What standard error gets for `error`, line feed included.

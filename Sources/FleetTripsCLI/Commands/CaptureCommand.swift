@@ -291,7 +291,8 @@ struct CaptureCommand: ParsableCommand {
         default:
             return nil
         }
-        return Array("note: \(problem.error.message)\(advice)\n".utf8)
+        // The message can quote the capture (a server name, a protocol): escaped for the terminal.
+        return Array("note: \(TerminalText.escaped(problem.error.message))\(advice)\n".utf8)
     }
 
     /// The note for a message decoded with its schema that holds fields the schema does not define,

@@ -30,8 +30,19 @@ struct ServeCommand: AsyncParsableCommand {
     var noAuth = false
 
     /// HS256 secret tokens are checked with.
-    @Option(help: "Verify HS256 tokens with this secret (for local use).")
+    @Option(
+        help: ArgumentHelp(
+            "Verify HS256 tokens with this secret, for local use (other users may see it in the process list; "
+                + "prefer --jwt-secret-file).",
+            valueName: "secret"))
     var jwtSecret: String?
+
+    /// A file that holds the HS256 secret.
+    @Option(
+        help: ArgumentHelp(
+            "Verify HS256 tokens with the secret in this file, trimmed of the whitespace around it.",
+            valueName: "path"))
+    var jwtSecretFile: String?
 
     /// RS256 public key tokens are checked with.
     @Option(
@@ -70,7 +81,11 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
 
     /// TLS private key.
-    @Option(help: "The PEM private key of --tls-cert.")
+    @Option(
+        help: ArgumentHelp(
+            "The private key of --tls-cert: a PEM file, or the PEM text (other users may see text in the process "
+                + "list; prefer a file).",
+            valueName: "path"))
     var tlsKey: String?
 
     /// Rate limit per token.
@@ -115,10 +130,11 @@ struct ServeCommand: AsyncParsableCommand {
     init() {}
 
     func validate() throws {
-        let modes = [noAuth, jwtSecret != nil, jwtPublicKey != nil].filter { $0 }.count
+        let modes = [noAuth, jwtSecret != nil, jwtSecretFile != nil, jwtPublicKey != nil].filter { $0 }.count
         guard modes == 1 else {
-            throw ValidationError("give exactly one of --no-auth, --jwt-secret and --jwt-public-key")
+            throw ValidationError("give exactly one of --no-auth, --jwt-secret, --jwt-secret-file and --jwt-public-key")
         }
+        if jwtSecretFile?.isEmpty == true { throw ValidationError("--jwt-secret-file needs a path") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
@@ -162,6 +178,9 @@ struct ServeCommand: AsyncParsableCommand {
         let policy: AccessPolicy
         if let jwtSecret {
             policy = .verify(TokenVerifier(keys: [try .hs256(secret: jwtSecret)]))
+        } else if let jwtSecretFile {
+            let secret = try KeyMaterial.secret(inFile: jwtSecretFile, option: "--jwt-secret-file")
+            policy = .verify(TokenVerifier(keys: [try .hs256(secret: secret)]))
         } else if let jwtPublicKey {
             let pem = try KeyMaterial.pem(jwtPublicKey, option: "--jwt-public-key")
             policy = .verify(TokenVerifier(keys: [try .rs256(publicKeyPEM: pem)]))

@@ -12,11 +12,11 @@ struct TokenCommand: AsyncParsableCommand {
         discussion: """
             With --service-account, sign as Fleet Engine expects: RS256 with the key file's private key, kid its \
             private_key_id, iss and sub its client_email, for at most an hour. For the emulator, sign with the \
-            secret it verifies (--jwt-secret) or with the RSA private key whose public key it holds \
-            (--jwt-private-key). Prints the token and a newline, e.g.:
+            secret it verifies (--jwt-secret-file, or --jwt-secret) or with the RSA private key whose public key \
+            it holds (--jwt-private-key). Prints the token and a newline, e.g.:
               fleettrips token --service-account key.json --trip-id trip-1
-              fleettrips serve --jwt-secret s3cret &
-              fleettrips token --jwt-secret s3cret --server
+              fleettrips serve --jwt-secret-file secret.txt &
+              fleettrips token --jwt-secret-file secret.txt --server
             """
     )
 
@@ -39,11 +39,24 @@ struct TokenCommand: AsyncParsableCommand {
     var serviceAccount: String?
 
     /// HS256 secret.
-    @Option(help: "Sign HS256 with this secret.")
+    @Option(
+        help: ArgumentHelp(
+            "Sign HS256 with this secret (other users may see it in the process list; prefer --jwt-secret-file).",
+            valueName: "secret"))
     var jwtSecret: String?
 
+    /// A file that holds the HS256 secret.
+    @Option(
+        help: ArgumentHelp(
+            "Sign HS256 with the secret in this file, trimmed of the whitespace around it.", valueName: "path"))
+    var jwtSecretFile: String?
+
     /// RS256 private key.
-    @Option(help: "Sign RS256 with this RSA private key (a PEM file, or the PEM text).")
+    @Option(
+        help: ArgumentHelp(
+            "Sign RS256 with this RSA private key: a PEM file, or the PEM text (other users may see text in the "
+                + "process list; prefer a file).",
+            valueName: "path"))
     var jwtPrivateKey: String?
 
     /// The key id.
@@ -72,9 +85,12 @@ struct TokenCommand: AsyncParsableCommand {
         guard [tripID != nil, vehicleID != nil, server].filter({ $0 }).count == 1 else {
             throw ValidationError("give exactly one of --trip-id, --vehicle-id and --server")
         }
-        guard [serviceAccount != nil, jwtSecret != nil, jwtPrivateKey != nil].filter({ $0 }).count == 1 else {
-            throw ValidationError("give exactly one of --service-account, --jwt-secret and --jwt-private-key")
+        let keys = [serviceAccount != nil, jwtSecret != nil, jwtSecretFile != nil, jwtPrivateKey != nil]
+        guard keys.filter({ $0 }).count == 1 else {
+            throw ValidationError(
+                "give exactly one of --service-account, --jwt-secret, --jwt-secret-file and --jwt-private-key")
         }
+        if jwtSecretFile?.isEmpty == true { throw ValidationError("--jwt-secret-file needs a path") }
         guard (1...TokenCommand.longestLifetime).contains(lifetime) else {
             throw ValidationError("--lifetime must be from 1 to \(TokenCommand.longestLifetime) seconds (10 years)")
         }
@@ -117,6 +133,9 @@ struct TokenCommand: AsyncParsableCommand {
         let key: JWTSigningKey
         if let jwtSecret {
             key = try .hs256(secret: jwtSecret, id: kid)
+        } else if let jwtSecretFile {
+            key = try .hs256(
+                secret: try KeyMaterial.secret(inFile: jwtSecretFile, option: "--jwt-secret-file"), id: kid)
         } else {
             key = try .rs256(
                 privateKeyPEM: try KeyMaterial.pem(jwtPrivateKey ?? "", option: "--jwt-private-key"), id: kid)

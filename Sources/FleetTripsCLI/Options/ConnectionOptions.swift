@@ -17,7 +17,8 @@ struct ConnectionOptions: ParsableArguments, Sendable {
     @Flag(
         help: ArgumentHelp(
             "Speak plaintext HTTP/2 (h2c), as `fleettrips serve` does by default; otherwise TLS, checked against "
-                + "the system's trust roots (or --cacert)."))
+                + "the system's trust roots (or --cacert). To a host that is not loopback, a warning on standard "
+                + "error says that the bearer token travels in clear text."))
     var plaintext = false
 
     /// A PEM file of certificates to trust instead of the system's roots.

@@ -25,7 +25,7 @@ extension StatusExplanation {
 
     /// A failed call for a person, in lines (no final line feed): the code and the message first,
     /// then who has to act, what to do, whether a retry helps, where the status came from, and
-    /// the details one per line.
+    /// the details one per line, with control characters escaped (``terminalLines(_:)``).
     var failureText: String {
         let message = rpcStatus?.message ?? ""
         var lines = ["\(code) (\(code.rawValue)): " + (message.isEmpty ? code.summary : message)]
@@ -39,6 +39,6 @@ extension StatusExplanation {
             lines.append("details:")
             lines += details.map { "  - " + $0.textLine }
         }
-        return lines.joined(separator: "\n")
+        return Self.terminalLines(lines)
     }
 }

@@ -3,7 +3,8 @@ import FleetEngineStatus
 
 extension StatusExplanation {
     /// The explanation for a person, in lines (no final line feed): the code, its name and what
-    /// happened first, then one labelled line per fact, then the details one per line.
+    /// happened first, then one labelled line per fact, then the details one per line. Control
+    /// characters in the message and details (``TerminalText``) are escaped.
     var text: String {
         var lines = ["\(code) (\(code.rawValue)): \(code.summary)"]
         if !code.isKnown {
@@ -36,7 +37,7 @@ extension StatusExplanation {
                 lines += details.map { "  - " + $0.textLine }
             }
         }
-        return lines.joined(separator: "\n")
+        return Self.terminalLines(lines)
     }
 
     /// Who acts on this family, in a few words.
@@ -65,6 +66,12 @@ extension StatusExplanation {
         case .conflict: return "no: the same request fails again until the trip's state allows it"
         default: return "no: retrying is not known to fix it"
         }
+    }
+
+    /// `lines` joined by line feeds, each with its control characters escaped: the message and the
+    /// details are the server's words, which must not move the cursor, clear the screen or add lines.
+    static func terminalLines(_ lines: [String]) -> String {
+        lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 
     /// `label:` padded to a column, then the value.

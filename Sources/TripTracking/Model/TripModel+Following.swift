@@ -57,6 +57,11 @@ extension TripModel {
             delivery = record(trip, comparedWith: held, heldParts, view: options.view, generation: generation)
         case .failure(let error):
             logger.debug("refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
+            if let asked = error.retryDelay, asked > Self.maximumServerDelay {
+                logger.warning(
+                    "the server's retry delay is longer than following waits; waiting the maximum",
+                    metadata: ["trip": "\(name)", "asked": "\(asked)", "waiting": "\(Self.maximumServerDelay)"])
+            }
             from = .now
             (delivery, failure) = state.withLock { state -> (Delivery?, FailureWait?) in
                 guard state.isCurrent(generation) else { return (nil, nil) }
@@ -244,6 +249,10 @@ extension TripModel {
 
     /// The longest wait after server or network failures in a row, unless the interval is longer.
     static let maximumBackoff: Duration = .seconds(60)
+    /// The longest wait a server's RetryInfo imposes on a trip's next refresh: a minute (the
+    /// client's ``RetryPolicy/defaultMaximumServerDelay``). A longer one is cut, with a warning in
+    /// the log, so that a server, or something posing as one, cannot stop following for hours.
+    static let maximumServerDelay: Duration = RetryPolicy.defaultMaximumServerDelay
     /// The shortest wait after any failure, so that a zero interval (or a zero
     /// ``TripModelOptions/serverFailureRetryDelay``) does not retry a failing call in a loop.
     static let minimumFailureWait: Duration = .milliseconds(100)
@@ -252,15 +261,15 @@ extension TripModel {
     /// failure its backoff, which may be shorter than the interval (to recover sooner) or longer
     /// (failures in a row), up to ``maximumBackoff`` or the interval when that is longer; after a
     /// client failure the interval (the Consumer SDK's rule: refreshing goes on, the app must act). After
-    /// any failure at least the delay the server asked for (``FleetEngineError/retryDelay``), and at
-    /// least ``minimumFailureWait``.
+    /// any failure at least the delay the server asked for (``FleetEngineError/retryDelay``, up to
+    /// ``maximumServerDelay``), and at least ``minimumFailureWait``.
     static func waitBeforeNextRefresh(interval: Duration, after failure: FailureWait?) -> Duration {
         guard let failure else { return interval }
         var wait = interval
         if let backoff = failure.backoff { wait = min(backoff, max(interval, maximumBackoff)) }
         // The server's word on when to come back (a RetryInfo, as with RESOURCE_EXHAUSTED) is a
         // floor: asking sooner only earns another refusal.
-        if let serverDelay = failure.serverDelay { wait = max(wait, serverDelay) }
+        if let serverDelay = failure.serverDelay { wait = max(wait, min(serverDelay, maximumServerDelay)) }
         return max(wait, minimumFailureWait)
     }
 

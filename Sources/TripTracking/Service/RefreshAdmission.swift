@@ -61,8 +61,9 @@ final class RefreshAdmission<Refresh: Sendable>: Sendable {
         }
     }
 
-    /// The longest pause a server's RetryInfo can impose on all refreshes.
-    static var maximumPause: Duration { .seconds(60) }
+    /// The longest pause a server's RetryInfo can impose on all refreshes: the longest it can
+    /// impose on one trip's (``TripModel/maximumServerDelay``, a minute).
+    static var maximumPause: Duration { TripModel.maximumServerDelay }
     /// The pause after a RESOURCE_EXHAUSTED that named no delay.
     static var defaultPause: Duration { .seconds(1) }
 

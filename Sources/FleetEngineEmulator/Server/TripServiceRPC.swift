@@ -80,7 +80,7 @@ struct TripServiceRPC: RegistrableRPCService {
                 return StreamingServerResponse(single: ServerResponse(error: RPCError(refusal)))
             }
             let request = try await ServerRequest(stream: streamingRequest)
-            let outcome: Result<Output, FleetEngineError> = await {
+            let outcome: Result<Output, FleetEngineError> = {
                 do throws(FleetEngineError) {
                     let names = tripNames(request.message)
                     try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)

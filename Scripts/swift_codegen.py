@@ -598,7 +598,7 @@ def decode_scalar(field, expr, type_=None):
     if t == F.TYPE_STRING:
         return "try context.string(%s)" % expr
     if t == F.TYPE_BYTES:
-        return "context.bytes(%s)" % expr
+        return "try context.bytes(%s)" % expr
     if t == F.TYPE_BOOL:
         return "%s != 0" % expr
     if t == F.TYPE_ENUM:

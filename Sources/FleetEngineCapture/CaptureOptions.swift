@@ -1,3 +1,5 @@
+public import FleetEngineCodec
+
 /// How the capture decoder reads calls.
 public struct CaptureOptions: Sendable {
     /// The `:path` to assume for calls whose request headers could not be decoded (a capture that
@@ -7,6 +9,10 @@ public struct CaptureOptions: Sendable {
     /// The largest gRPC message read, before and after decompression; larger ones are reported as
     /// problems. 16 MiB by default, above gRPC's usual 4 MiB limits.
     public var maxMessageSize: Int
+    /// The most memory, in bytes, decoding one message may take (`DecodingOptions.maxDecodedSize`);
+    /// a message that would take more is reported with ``CodecError/Code/resourceExhausted`` in
+    /// place of its value. `DecodingOptions.defaultMaxDecodedSize` (600 MiB) by default.
+    public var maxDecodedMessageSize: Int
     /// The most memory the calls still open may hold across the capture, counted as their header
     /// fields (RFC 7541's size of each field), the buffers their unfinished messages wait in, and
     /// about a kilobyte of state per call. HPACK lets a header block of a few bytes stand for a
@@ -33,8 +39,10 @@ public struct CaptureOptions: Sendable {
     /// Options from their parts.
     public init(
         methodOverride: String? = nil, maxMessageSize: Int = 16 << 20, maxOpenCallBytes: Int = 64 << 20,
-        maxPartialFrameBytes: Int = 128 << 20, tlsKeyLog: TLSKeyLog = TLSKeyLog()
+        maxPartialFrameBytes: Int = 128 << 20, tlsKeyLog: TLSKeyLog = TLSKeyLog(),
+        maxDecodedMessageSize: Int = DecodingOptions.defaultMaxDecodedSize
     ) {
+        self.maxDecodedMessageSize = maxDecodedMessageSize
         self.tlsKeyLog = tlsKeyLog
         self.methodOverride = methodOverride
         self.maxMessageSize = maxMessageSize

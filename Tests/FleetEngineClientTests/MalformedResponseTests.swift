@@ -14,6 +14,7 @@ struct MalformedResponseTests {
         retryPolicy: RetryPolicy = .none,
         maxConcurrentStreams: Int? = nil,
         validatesHeaders: Bool = true,
+        maxDecodedResponseSize: Int? = nil,
         _ script: @escaping @Sendable (Int) -> ScriptedHTTP2Server.Response,
         _ body: @Sendable (ScriptedHTTP2Server, FleetEngineClient) async throws -> Void
     ) async throws {
@@ -21,6 +22,7 @@ struct MalformedResponseTests {
             maxConcurrentStreams: maxConcurrentStreams, validatesHeaders: validatesHeaders, script: script)
         var configuration = LoopbackClient.configuration(port: server.port)
         configuration.retryPolicy = retryPolicy
+        if let maxDecodedResponseSize { configuration.maxDecodedResponseSize = maxDecodedResponseSize }
         do {
             try await withFleetEngineClient(configuration: configuration, tokenProvider: NoTokenProvider()) { client in
                 try await body(server, client)
@@ -42,6 +44,23 @@ struct MalformedResponseTests {
             #expect(error.code == .internalError)
             #expect(error.origin == .malformedResponse)
             #expect(error.cause is CodecError)
+        }
+    }
+
+    @Test("a response that would decode past maxDecodedResponseSize: RESOURCE_EXHAUSTED, the codec's error as cause")
+    func responsePastTheDecodedSizeLimit() async throws {
+        // A Trip of 10,000 empty route points: 20,000 bytes on the wire, 683,792 in protobuf-c and 240,032 as its
+        // route's array (923,824 in all), so 900,000 is enough for the C and not for the array.
+        let points = grpcFramed(Array([[UInt8]](repeating: [0x4A, 0x00], count: 10_000).joined()))
+        try await Self.withScriptedServer(maxDecodedResponseSize: 900_000, { _ in .raw(data: points, grpcStatus: 0) }) {
+            _, client in
+            let error = try #require(
+                await fleetEngineError { _ = try await client.getTrip(named: Fixtures.name("a")) })
+            #expect(error.code == .resourceExhausted)
+            #expect(error.origin == .malformedResponse)
+            let cause = try #require(error.cause as? CodecError)
+            #expect(cause.code == .resourceExhausted)
+            #expect(cause.fieldPath == "maps.fleetengine.v1.Trip.route")
         }
     }
 

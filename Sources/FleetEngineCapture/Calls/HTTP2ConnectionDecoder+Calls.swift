@@ -137,7 +137,8 @@ extension HTTP2ConnectionDecoder {
         var decodingError: CodecError?
         if let type {
             do throws(CodecError) {
-                decoded = try type.init(serializedBytes: payload, options: DecodingOptions())
+                decoded = try type.init(
+                    serializedBytes: payload, options: DecodingOptions(maxDecodedSize: options.maxDecodedMessageSize))
             } catch {
                 decodingError = error
             }

@@ -1,3 +1,4 @@
+import FleetEngineCodec
 public import NIOSSL
 
 /// How a ``FleetEngineClient`` reaches Fleet Engine and how it behaves on each call.
@@ -29,10 +30,14 @@ public struct ClientConfiguration: Sendable {
     public var userAgent: String
     /// The largest response message accepted; larger ones fail the call with RESOURCE_EXHAUSTED.
     ///
-    /// A decoded message can take up to several hundred times its wire size in memory (a
-    /// response of nothing but empty trips: about 750 times), so this also bounds what one call
-    /// can make the process hold; lower it against a server you do not trust.
+    /// How much memory one response may take once decoded (``maxDecodedResponseSize`` bounds
+    /// that on its own).
     public var maxResponseMessageSize: Int
+    /// The most memory, in bytes, decoding one response may take (`DecodingOptions.maxDecodedSize`):
+    /// a response that would take more fails the call with RESOURCE_EXHAUSTED, as gRPC fails an
+    /// oversized message. The default, `DecodingOptions.defaultMaxDecodedSize` (600 MiB), is what
+    /// Google's upb takes for the worst 4 MiB response; lower it against a server you do not trust.
+    public var maxDecodedResponseSize: Int
     /// How long a connection attempt may take, TCP and TLS and the server's SETTINGS together.
     public var connectTimeout: Duration
     /// Values the client puts in each request's `header` (`RequestHeader`) where the caller left
@@ -77,6 +82,7 @@ public struct ClientConfiguration: Sendable {
         self.keepalive = .default
         self.userAgent = "swift-fleet-engine/\(FleetEngineClient.version)"
         self.maxResponseMessageSize = 4 * 1024 * 1024
+        self.maxDecodedResponseSize = DecodingOptions.defaultMaxDecodedSize
         self.connectTimeout = .seconds(20)
         self.requestHeader = RequestHeaderDefaults()
         self.tlsKeyLog = nil

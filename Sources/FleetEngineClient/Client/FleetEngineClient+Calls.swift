@@ -229,11 +229,16 @@ extension FleetEngineClient {
             return (.failure(error), .absent)
         case .ended(let payload, let status, let pushback):
             if let error = status.error { return (.failure(error), pushback) }
-            return (Self.decode(payload), pushback)
+            let options = DecodingOptions(
+                maxMessageSize: configuration.maxResponseMessageSize,
+                maxDecodedSize: configuration.maxDecodedResponseSize)
+            return (Self.decode(payload, options: options), pushback)
         }
     }
 
-    private static func decode<Response: ProtobufMessage>(_ payload: [UInt8]?) -> Result<Response, FleetEngineError> {
+    private static func decode<Response: ProtobufMessage>(
+        _ payload: [UInt8]?, options: DecodingOptions
+    ) -> Result<Response, FleetEngineError> {
         guard let payload else {
             return .failure(
                 FleetEngineError(
@@ -243,7 +248,16 @@ extension FleetEngineClient {
                 ))
         }
         do throws(CodecError) {
-            return .success(try Response(serializedBytes: payload))
+            return .success(try Response(serializedBytes: payload, options: options))
+        } catch let error where error.code == .resourceExhausted {
+            // gRPC fails a message over its receive limit with RESOURCE_EXHAUSTED (statuscodes.md).
+            return .failure(
+                FleetEngineError(
+                    code: .resourceExhausted,
+                    message: "the \(Response.protoMessageName) in the response is too large to decode: \(error)",
+                    origin: .malformedResponse,
+                    cause: error
+                ))
         } catch {
             return .failure(
                 FleetEngineError(

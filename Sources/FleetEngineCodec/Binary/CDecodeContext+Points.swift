@@ -24,7 +24,7 @@ extension CDecodeContext {
             return point
         default:
             return try BinaryDecoding.decodeEmbedded(
-                LatLng.self, UnsafeBufferPointer(start: data.data, count: data.len), rewritten: rewritten)
+                LatLng.self, UnsafeBufferPointer(start: data.data, count: data.len), context: &self)
         }
     }
 
@@ -32,6 +32,7 @@ extension CDecodeContext {
         -> [LatLng]
     {
         guard count > 0, let elements else { return [] }
+        try chargeMessages(LatLng.self, count: count)
         var result: [LatLng] = []
         result.reserveCapacity(count)
         for index in 0..<count {

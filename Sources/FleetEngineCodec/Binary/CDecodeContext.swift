@@ -13,8 +13,28 @@ struct CDecodeContext {
     /// defines merging, and keep such entries whole as unknown fields.
     var sawRepeatedOccurrences = false
 
-    func string(_ data: ProtobufCBinaryData) throws(CodecError) -> String {
+    /// ``DecodingOptions/maxDecodedSize``, for the error that reports it.
+    let maxDecodedSize: Int
+    /// What the Swift values may still take: the bound less what protobuf-c's arena holds (it lives
+    /// until the conversion ends) and what the conversion has charged so far.
+    var remainingBudget: Int
+    /// The message type whose fields are being converted, for the error's field path (a type, not
+    /// its schema, so that keeping it up to date costs no reference counting).
+    var currentMessage: any CBackedMessage.Type
+
+    init(rewritten: Bool, maxDecodedSize: Int, remainingBudget: Int, message: any CBackedMessage.Type) {
+        self.rewritten = rewritten
+        self.maxDecodedSize = maxDecodedSize
+        self.remainingBudget = remainingBudget
+        self.currentMessage = message
+    }
+
+    mutating func string(_ data: ProtobufCBinaryData) throws(CodecError) -> String {
         if data.len == 0 { return "" }
+        try charge(
+            Self.textBytes(length: data.len, inlineUpTo: Self.inlineStringBytes),
+            for: "a string of \(data.len) bytes"
+        ) { !$0.isRepeated && $0.kind.isString }
         // protoc-c leaves UTF-8 unchecked; Google's parsers reject invalid UTF-8 in proto3 strings.
         // (String(validating:) would do both steps, but through a generic path that costs several
         // times more; on valid input String(decoding:) takes the standard library's fast path.)
@@ -70,8 +90,11 @@ struct CDecodeContext {
         return occurrences[count - 1]
     }
 
-    func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
+    mutating func bytes(_ data: ProtobufCBinaryData) throws(CodecError) -> [UInt8] {
         if data.len == 0 { return [] }
+        try charge(Self.textBytes(length: data.len, inlineUpTo: 0), for: "\(data.len) bytes") {
+            !$0.isRepeated && $0.kind.isBytes
+        }
         return Array(UnsafeBufferPointer(start: data.data, count: data.len))
     }
 
@@ -80,6 +103,10 @@ struct CDecodeContext {
         count: Int
     ) throws(CodecError) -> [M] {
         guard count > 0, let elements else { return [] }
+        try chargeMessages(M.self, count: count)
+        let parent = currentMessage
+        currentMessage = M.self
+        defer { currentMessage = parent }
         var result: [M] = []
         result.reserveCapacity(count)
         for index in 0..<count {
@@ -90,8 +117,11 @@ struct CDecodeContext {
         return result
     }
 
-    func strings(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) throws(CodecError) -> [String] {
+    mutating func strings(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) throws(CodecError)
+        -> [String]
+    {
         guard count > 0, let elements else { return [] }
+        try chargeRepeated(String.self, count: count, name: "string") { $0.isString }
         var result: [String] = []
         result.reserveCapacity(count)
         for index in 0..<count {
@@ -100,17 +130,34 @@ struct CDecodeContext {
         return result
     }
 
-    func byteArrays(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) -> [[UInt8]] {
+    mutating func byteArrays(_ elements: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) throws(CodecError)
+        -> [[UInt8]]
+    {
         guard count > 0, let elements else { return [] }
-        return (0..<count).map { bytes(elements[$0]) }
+        try chargeRepeated([UInt8].self, count: count, name: "bytes") { $0.isBytes }
+        var result: [[UInt8]] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            result.append(try bytes(elements[index]))
+        }
+        return result
     }
 
     /// The unknown fields protobuf-c kept: value bytes as they came, each tag in its shortest form
     /// (protobuf-c writes tags that way when packing, so a padded tag such as `88 00` for `08` could
     /// not be written back as it came in any case).
-    func unknownFields(_ base: ProtobufCMessage) throws(CodecError) -> UnknownFields {
+    mutating func unknownFields(_ base: ProtobufCMessage) throws(CodecError) -> UnknownFields {
         var fields = UnknownFields()
         guard let entries = base.unknown_fields else { return fields }
+        // A value's bytes and at most a 5-byte tag each: the one array they all go into.
+        var total = 0
+        for index in 0..<Int(base.n_unknown_fields) {
+            total = Self.saturatingSum(total, Self.saturatingSum(entries[index].len, 5))
+        }
+        try charge(
+            Self.textBytes(length: total, inlineUpTo: 0), for: "unknown fields (\(base.n_unknown_fields))"
+        ) { _ in false }
+        fields.reserveCapacity(total)
         for index in 0..<Int(base.n_unknown_fields) {
             let entry = entries[index]
             // protobuf-c reads tags up to 2^32 - 1; protobuf allows field numbers up to 2^29 - 1.

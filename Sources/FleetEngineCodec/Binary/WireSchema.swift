@@ -21,6 +21,16 @@ struct WireSchema: Sendable {
             }
         }
 
+        /// Whether this is a `string` field's kind.
+        var isString: Bool {
+            if case .string = self { true } else { false }
+        }
+
+        /// Whether this is a `bytes` field's kind.
+        var isBytes: Bool {
+            if case .bytes = self { true } else { false }
+        }
+
         /// Scalar numeric kinds may also arrive packed, as one length-delimited field.
         var isPackable: Bool {
             switch self {

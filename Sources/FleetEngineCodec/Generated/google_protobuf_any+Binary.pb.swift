@@ -73,7 +73,7 @@ extension AnyMessage: CBackedMessage {
         if let value = context.lastOccurrence(c.pointee.type_url, count: c.pointee.n_type_url) {
             self.typeURL = try context.string(value)
         }
-        self.value = context.bytes(c.pointee.value)
+        self.value = try context.bytes(c.pointee.value)
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }

@@ -727,7 +727,7 @@ extension BytesValue: CBackedMessage {
 
     init(cMessage c: UnsafePointer<Google__Protobuf__BytesValue>, context: inout CDecodeContext) throws(CodecError) {
         self.init()
-        self.value = context.bytes(c.pointee.value)
+        self.value = try context.bytes(c.pointee.value)
         if c.pointee.base.n_unknown_fields > 0 {
             self.unknownFields = try context.unknownFields(c.pointee.base)
         }

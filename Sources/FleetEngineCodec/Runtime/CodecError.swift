@@ -20,6 +20,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case messageTooLarge
             case nestingTooDeep
             case memoryLimitExceeded
+            case resourceExhausted
             case invalidJSON
             case unknownJSONField
             case invalidJSONValue
@@ -53,6 +54,10 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let nestingTooDeep = Code(.nestingTooDeep)
         /// Decoding would take more memory than the decoder allows itself for an input this size.
         public static let memoryLimitExceeded = Code(.memoryLimitExceeded)
+        /// The decoded message would take more memory than ``DecodingOptions/maxDecodedSize``. The
+        /// message names the bound, and ``CodecError/fieldPath`` the message (and the field, when
+        /// known) whose values went past it. gRPC reports it as `RESOURCE_EXHAUSTED`.
+        public static let resourceExhausted = Code(.resourceExhausted)
         /// The text is not JSON (RFC 8259).
         public static let invalidJSON = Code(.invalidJSON)
         /// A JSON object names a field the message type does not have.
@@ -86,6 +91,7 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
             case .messageTooLarge: "message too large"
             case .nestingTooDeep: "nesting too deep"
             case .memoryLimitExceeded: "memory limit exceeded"
+            case .resourceExhausted: "resource exhausted"
             case .invalidBase64: "invalid base64"
             case .canonicallyEquivalentMapKeys: "canonically equivalent map keys"
             case .invalidJSON: "invalid JSON"

@@ -15,6 +15,10 @@ protocol CBackedMessage: ProtobufMessage {
     /// ``DecodeArenaBound``).
     static var largestReachableCStructSize: Int { get }
 
+    /// The heap bytes each value takes besides its inline ones (its `MessageStorage` box, if it
+    /// has one), for the decoded-size budget; the runtime supplies it.
+    static var storageBytes: Int { get }
+
     static func cUnpack(
         _ allocator: UnsafeMutablePointer<ProtobufCAllocator>,
         _ count: Int,

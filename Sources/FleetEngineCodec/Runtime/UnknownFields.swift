@@ -36,6 +36,10 @@ public struct UnknownFields: Sendable, Hashable {
         bytes.append(contentsOf: value)
     }
 
+    mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
+    }
+
     mutating func append(raw: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: raw)
     }

@@ -27,6 +27,23 @@ public struct EmulatorConfiguration: Sendable {
     /// GetTrip a minute, 6,000 searches, 3,000 creations by default), and a single one here keeps a
     /// test's count exact whatever its calls are.
     public var quotaPerMinute: Int?
+    /// The most streams one connection may have open at once (HTTP/2's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS, RFC 9113 section 6.5.2); 100 by default, the figure RFC 9113
+    /// recommends as a minimum and many gRPC servers use.
+    public var maxConcurrentStreamsPerConnection = 100
+    /// How long a connection with no open stream is kept before the emulator closes it (with a
+    /// GOAWAY); 5 minutes by default.
+    public var connectionIdleTimeout: Duration = .seconds(5 * 60)
+    /// The largest request message accepted, in bytes; a larger one fails its call with
+    /// RESOURCE_EXHAUSTED before it is decoded. 1 MiB by default: TripService requests carry at most
+    /// one trip, and a trip as Fleet Engine sends it is tens of kilobytes (a route of a few thousand
+    /// points stays well under).
+    public var maxRequestMessageSize = 1024 * 1024
+    /// The most memory, in bytes, decoding one request may take (`DecodingOptions.maxDecodedSize`);
+    /// past it the call fails with RESOURCE_EXHAUSTED. 64 MiB by default, above what the largest
+    /// accepted request of any shape needs to decode into a trip (a 1 MiB route of empty points
+    /// takes about 40 MiB).
+    public var maxDecodedRequestSize = 64 * 1024 * 1024
 
     /// A configuration with an access policy and every other setting at its default.
     public init(accessPolicy: AccessPolicy) {

@@ -82,6 +82,9 @@ public final class FleetEngineEmulator: Sendable, Service {
         let injector = FaultInjector(plan: faults)
         let transportConfig = HTTP2ServerTransport.Posix.Config.defaults { config in
             config.channelDebuggingCallbacks.onBindTCPListener = ListeningAddressLog.installer(logger: logger)
+            config.http2.maxConcurrentStreams = configuration.maxConcurrentStreamsPerConnection
+            config.connection.maxIdleTime = configuration.connectionIdleTimeout
+            config.rpc.maxRequestPayloadSize = configuration.maxRequestMessageSize
             config.connection.maxAge = faults.goAwayAfter
             config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
             // Installed whatever the plan says now: a plan set while running may drop connections.
@@ -105,7 +108,11 @@ public final class FleetEngineEmulator: Sendable, Service {
         self.faults = injector
         let quota = ProjectQuota(callsPerMinute: configuration.quotaPerMinute, time: time)
         self.quota = quota
-        let rpc = TripServiceRPC(core: service, policy: configuration.accessPolicy, faults: injector, quota: quota)
+        let rpc = TripServiceRPC(
+            core: service, policy: configuration.accessPolicy, faults: injector, quota: quota,
+            decoding: DecodingOptions(
+                maxMessageSize: configuration.maxRequestMessageSize,
+                maxDecodedSize: configuration.maxDecodedRequestSize))
         server = GRPCServer(transport: transport, services: [rpc])
     }
 

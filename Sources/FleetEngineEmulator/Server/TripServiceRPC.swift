@@ -8,7 +8,9 @@ import GRPCCore
 /// serializer, behind the emulator's faults, authorization, rate limit and quota.
 ///
 /// For every call, in order: an injected failure (``FaultPlan/failEvery``), the injected delay, the
-/// token (UNAUTHENTICATED when it does not verify), the request's trip names (INVALID_ARGUMENT when
+/// token (UNAUTHENTICATED when it does not verify; checked from the headers before the request
+/// message is decoded, so an unauthenticated caller's message is never decoded), the request's
+/// trip names (INVALID_ARGUMENT when
 /// malformed), the caller's rights (PERMISSION_DENIED), the per-token rate limit and then the
 /// project's quota (both RESOURCE_EXHAUSTED), then the service itself (``TripServiceCore``). Every
 /// failure goes out as its `FleetEngineError`, with the details in `grpc-status-details-bin`.
@@ -17,6 +19,9 @@ struct TripServiceRPC: RegistrableRPCService {
     let policy: AccessPolicy
     let faults: FaultInjector
     let quota: ProjectQuota
+    /// The limits each request is decoded within (``EmulatorConfiguration/maxRequestMessageSize``
+    /// and ``EmulatorConfiguration/maxDecodedRequestSize``).
+    let decoding: DecodingOptions
 
     func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
         let core = self.core
@@ -51,14 +56,32 @@ struct TripServiceRPC: RegistrableRPCService {
         let quota = self.quota
         router.registerHandler(
             forMethod: MethodDescriptor(fullyQualifiedService: TripServiceMethod.serviceName, method: method.name),
-            deserializer: CodecMessageDeserializer<Input>(),
+            deserializer: CodecMessageDeserializer<Input>(options: decoding),
             serializer: CodecMessageSerializer<Output>()
         ) { streamingRequest, context in
-            let request = try await ServerRequest(stream: streamingRequest)
-            let outcome: Result<Output, FleetEngineError> = await {
+            // The request message is decoded only when its sequence is read (ServerRequest(stream:)):
+            // everything that needs only the headers comes first.
+            let refusal: FleetEngineError? = await {
                 do throws(FleetEngineError) {
                     let call = try faults.injectFailure()
                     try await faults.delay(call, cancellation: context.cancellation)
+                    if let verifier = policy.verifier {
+                        let header = streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey].first {
+                            _ in true
+                        }
+                        _ = try verifier.verify(authorization: header)
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }()
+            if let refusal {
+                return StreamingServerResponse(single: ServerResponse(error: RPCError(refusal)))
+            }
+            let request = try await ServerRequest(stream: streamingRequest)
+            let outcome: Result<Output, FleetEngineError> = {
+                do throws(FleetEngineError) {
                     let names = tripNames(request.message)
                     try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)
                     try policy.authorize(method: method, tripNames: names, metadata: request.metadata)

@@ -26,6 +26,14 @@ struct DecodeCommand: AsyncParsableCommand {
     /// `--grpc-frames` and `--encoding`.
     @OptionGroup var framing: FramingOptions
 
+    /// `--max-decoded-size`: the most memory one message may take once decoded.
+    @Option(
+        name: .customLong("max-decoded-size"),
+        help: ArgumentHelp(
+            "The most memory, in bytes, one message may take once decoded; a message that needs more is an error.",
+            valueName: "bytes"))
+    var maxDecodedSize: Int = DecodingOptions.defaultMaxDecodedSize
+
     /// Indent the JSON.
     @Flag(help: "Indent the JSON, one member per line.")
     var pretty = false
@@ -47,7 +55,8 @@ struct DecodeCommand: AsyncParsableCommand {
             messageType: try messageType.messageType,
             inputForm: inputForm,
             framing: framing.framing,
-            jsonOptions: JSONEncodingOptions(preservingProtoFieldNames: protoNames, prettyPrinted: pretty))
+            jsonOptions: JSONEncodingOptions(preservingProtoFieldNames: protoNames, prettyPrinted: pretty),
+            decodingOptions: DecodingOptions(maxDecodedSize: maxDecodedSize))
     }
 
     /// Decodes `input` as the arguments say and writes the JSON lines to `output`, and the notes

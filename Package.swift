@@ -255,7 +255,7 @@ let package = Package(
                 "TripTracking", "FleetEngineAuth", "FleetEngineClient", "FleetEngineEmulator", "FleetEngineStatus",
                 "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -10,7 +10,7 @@ public struct CaptureOptions: Sendable {
     /// problems. 16 MiB by default, above gRPC's usual 4 MiB limits.
     public var maxMessageSize: Int
     /// The most memory, in bytes, decoding one message may take (`DecodingOptions.maxDecodedSize`);
-    /// a message that would take more is reported with ``CodecError/Code/resourceExhausted`` in
+    /// a message that would take more is reported with `CodecError.Code.resourceExhausted` in
     /// place of its value. `DecodingOptions.defaultMaxDecodedSize` (600 MiB) by default.
     public var maxDecodedMessageSize: Int
     /// The most memory the calls still open may hold across the capture, counted as their header

@@ -63,6 +63,18 @@ public struct AccessPolicy: Sendable {
         try authorize(method: method, tripNames: tripName.map { [$0] } ?? [], authorization: authorization)
     }
 
+    /// Checks only the call's token (signature, times, audience), with the error
+    /// ``authorize(method:tripNames:authorization:)`` gives for it: what can be checked from the
+    /// headers, before the request is decoded.
+    func authenticate(method: TripServiceMethod, authorization: String?) throws(FleetEngineError) {
+        guard case .verify(let verifier) = mode else { return }
+        do throws(JWTError) {
+            _ = try verifier.verify(token: TokenVerifier.bearerToken(from: authorization))
+        } catch {
+            throw FleetEngineError.tokenRejected(error, method: method)
+        }
+    }
+
     /// Checks one call that concerns any number of trips; a consumer token must cover each.
     ///
     /// - Returns: the token's claims, or nil under ``noAuth``.

@@ -65,12 +65,11 @@ struct TripServiceRPC: RegistrableRPCService {
                 do throws(FleetEngineError) {
                     let call = try faults.injectFailure()
                     try await faults.delay(call, cancellation: context.cancellation)
-                    if let verifier = policy.verifier {
-                        let header = streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey].first {
+                    try policy.authenticate(
+                        method: method,
+                        authorization: streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey].first {
                             _ in true
-                        }
-                        _ = try verifier.verify(authorization: header)
-                    }
+                        })
                     return nil
                 } catch {
                     return error

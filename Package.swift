@@ -16,9 +16,11 @@ let package = Package(
         .library(name: "TripTracking", targets: ["TripTracking"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
-        // The command's library. It has no public API; FuzzTesting drives its input readers through
-        // `@testable import`, which needs a product to depend on.
-        .library(name: "FleetTripsCLI", targets: ["FleetTripsCLI"]),
+        // Two small modules with no public API, products only so that FuzzTesting can drive them through
+        // `@testable import` without building the emulator's or the command's dependencies: the
+        // emulator's journal format, and the readers of the command's input.
+        .library(name: "FleetEngineJournal", targets: ["FleetEngineJournal"]),
+        .library(name: "FleetTripsInput", targets: ["FleetTripsInput"]),
         .executable(name: "fleettrips", targets: ["fleettrips"]),
     ],
     dependencies: [
@@ -100,10 +102,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The emulator's journal format: entries written and read back, with nothing of its server.
+        .target(name: "FleetEngineJournal", dependencies: ["FleetEngineCodec"]),
         .target(
             name: "FleetEngineEmulator",
             dependencies: [
                 "FleetEngineAuth",
+                "FleetEngineJournal",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineGRPCCore",
@@ -131,9 +136,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The readers of the command's input (base64, hex, gRPC-framed streams) and the error its
+        // commands fail with.
+        .target(name: "FleetTripsInput", dependencies: ["FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire"]),
         .target(
             name: "FleetTripsCLI",
             dependencies: [
+                "FleetTripsInput",
                 "FleetEngineAuth",
                 "TripTracking",
                 "FleetEngineCapture",
@@ -198,6 +207,7 @@ let package = Package(
             dependencies: [
                 "FleetEngineAuth",
                 "FleetEngineEmulator",
+                "FleetEngineJournal",
                 "FleetEngineCodec",
                 "FleetEngineStatus",
                 "FleetEngineGRPCCore",
@@ -261,7 +271,8 @@ let package = Package(
         .testTarget(
             name: "FleetTripsCLITests",
             dependencies: [
-                "FleetTripsCLI", "FleetEngineAuth", "FleetEngineCapture", "FleetEngineEmulator", "FleetEngineStatus",
+                "FleetTripsCLI", "FleetTripsInput", "FleetEngineAuth", "FleetEngineCapture", "FleetEngineEmulator",
+                "FleetEngineStatus",
                 "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineClient", "TripTracking", "FleetEngineTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

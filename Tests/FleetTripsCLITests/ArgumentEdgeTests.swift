@@ -1,6 +1,7 @@
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineTestSupport
+import FleetTripsInput
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FleetTripsInput
 import Testing
 
 @testable import FleetTripsCLI

@@ -1,3 +1,5 @@
+import FleetTripsInput
+
 @testable import FleetTripsCLI
 
 /// An output whose reader has gone, as standard output is after `| head -1` took its line: every

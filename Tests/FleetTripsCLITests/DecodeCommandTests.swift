@@ -1,5 +1,6 @@
 import FleetEngineTestSupport
 import FleetEngineWire
+import FleetTripsInput
 import Testing
 
 @testable import FleetTripsCLI

@@ -1,6 +1,7 @@
 import FleetEngineCodec
 import FleetEngineTestSupport
 import FleetEngineWire
+import FleetTripsInput
 import Foundation
 import Testing
 

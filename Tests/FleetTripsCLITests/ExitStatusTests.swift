@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetEngineClient
 import FleetEngineEmulator
 import FleetEngineStatus
+import FleetTripsInput
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import FleetEngineEmulator
+import FleetTripsInput
 import Foundation
 import Testing
 

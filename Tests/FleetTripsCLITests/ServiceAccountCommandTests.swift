@@ -2,6 +2,7 @@ import FleetEngineAuth
 import FleetEngineCodec
 import FleetEngineEmulator
 import FleetEngineTestSupport
+import FleetTripsInput
 import Foundation
 import Testing
 

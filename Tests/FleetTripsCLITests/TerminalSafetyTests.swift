@@ -1,6 +1,7 @@
 import FleetEngineCodec
 import FleetEngineStatus
 import FleetEngineTestSupport
+import FleetTripsInput
 import Testing
 
 @testable import FleetEngineCapture

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineEmulator
+import FleetTripsInput
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@ import CaptureFuzzing
 import FleetEngineWire
 import Foundation
 
-@testable import FleetTripsCLI
+@testable import FleetTripsInput
 
 /// One libFuzzer run on the readers `fleettrips` reads its input with (`@testable`, as the fuzz build
 /// is a debug build). Byte 0 picks the reader: `% 3` is 0 for `Base64TextDecoder`, 1 for

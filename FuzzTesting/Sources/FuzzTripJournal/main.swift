@@ -1,13 +1,13 @@
 import CaptureFuzzing
-@testable import FleetEngineEmulator
+@testable import FleetEngineJournal
 
 /// The path the journal is read under: what every error message must start with.
 let path = "fuzz-data/trips.journal"
 
 /// One libFuzzer run: the input as the bytes of the emulator's journal (`trips.journal`), read as a
-/// start replays it (`TripJournal.entries(in:path:)`; `@testable`, as the fuzz build is a debug build).
+/// start replays it (`JournalFormat.entries(in:path:)`; `@testable`, as the fuzz build is a debug build).
 ///
-/// Checks: a refusal is `corruptJournal` with a message that starts with the path and names a byte
+/// Checks: a refusal is a `JournalCorruption` with a message that starts with the path and names a byte
 /// of the input where the damage is; what is read, written back in the journal's format, reads back
 /// to the same bytes again; that journal followed by zeros (the length a crash can leave of a write
 /// that never reached the disk) reads as itself, and cut anywhere (a torn last write) reads as a
@@ -15,9 +15,9 @@ let path = "fuzz-data/trips.journal"
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
-    let entries: [TripJournal.Entry]
-    do throws(EmulatorError) {
-        entries = try TripJournal.entries(in: input, path: path)
+    let entries: [JournalEntry]
+    do throws(JournalCorruption) {
+        entries = try JournalFormat.entries(in: input, path: path)
     } catch {
         checkRefusal(error, length: input.count)
         return 0
@@ -45,24 +45,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// The entries of `bytes`, which must read without an error.
-func read(_ bytes: [UInt8], what: String) -> [TripJournal.Entry]? {
-    do throws(EmulatorError) {
-        return try TripJournal.entries(in: bytes, path: path)
+func read(_ bytes: [UInt8], what: String) -> [JournalEntry]? {
+    do throws(JournalCorruption) {
+        return try JournalFormat.entries(in: bytes, path: path)
     } catch {
         fail("\(what) (\(bytes.count) bytes) was refused: \(error.message)")
     }
 }
 
-func encoded(_ entries: [TripJournal.Entry]) -> [UInt8] {
+func encoded(_ entries: [JournalEntry]) -> [UInt8] {
     var bytes: [UInt8] = []
-    for entry in entries { TripJournal.encode(entry, into: &bytes) }
+    for entry in entries { JournalFormat.encode(entry, into: &bytes) }
     return bytes
 }
 
-/// A refusal must be `corruptJournal`, start with the path and name a byte inside the input.
-func checkRefusal(_ error: EmulatorError, length: Int) {
-    guard error.code == .corruptJournal, error.message.hasPrefix(path + " ") else {
-        fail("the journal was refused with \(error.code): \(error.message)")
+/// A refusal must start with the path and name a byte inside the input.
+func checkRefusal(_ error: JournalCorruption, length: Int) {
+    guard error.message.hasPrefix(path + " ") else {
+        fail("the journal was refused with a message that does not start with its path: \(error.message)")
     }
     guard let range = error.message.firstRange(of: " at byte "),
         let offset = Int(error.message[range.upperBound...].prefix { $0.isASCII && $0.isNumber }),

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineJournal
 
 #if canImport(Glibc)
     import Glibc
@@ -11,16 +12,10 @@ import FleetEngineCodec
 /// The emulator's durable state (`--data DIR`): an append-only journal of writes, each on disk
 /// before the call that made it is answered.
 ///
-/// `DIR/trips.journal` holds entries of: a 4-byte little-endian payload length, a 4-byte
-/// little-endian CRC-32 of kind and payload, a kind byte (1 a trip as stored, 2 a deletion by name,
-/// 3 a billing report, 4 a trip as stored after when it last changed: 8 bytes of seconds and 4 of
-/// nanoseconds, little-endian; kind 1 is still read, from journals written before), then the payload. An entry is appended with one `write` and made durable
-/// with `fsync` before the write is acknowledged, so an acknowledged write survives a crash. At
-/// start the journal is replayed; an incomplete or corrupt entry at the very end (a write that
-/// never finished, so never acknowledged) is dropped, as are zeros to the end of the file (the
-/// length a crash can leave of such a write), and a corrupt entry anywhere else stops the
-/// start with an error rather than losing data silently. An entry whose length runs past the end
-/// counts as torn only when no whole entry follows it; otherwise its length field is damaged. The
+/// `DIR/trips.journal` holds entries in ``JournalFormat`` (`FleetEngineJournal`). An entry is
+/// appended with one `write` and made durable with `fsync` before the write is acknowledged, so an
+/// acknowledged write survives a crash. At start the journal is replayed as ``JournalFormat`` reads
+/// it: a torn last write is dropped, damage anywhere else stops the start with an error. The
 /// replayed state is then compacted (the last version of each trip still there, and the billing
 /// reports): written to `trips.journal.tmp`, synced, and renamed over the journal. The same happens
 /// while the emulator runs, with the store's state, whenever the journal has grown past
@@ -55,13 +50,7 @@ final class TripJournal: @unchecked Sendable {
     private let folder: DataFolderLock
     let path: String
 
-    enum Entry {
-        /// A trip as stored, and when it last changed (nil from a journal written before that was
-        /// kept).
-        case put(Trip, updated: Timestamp?)
-        case delete(String)
-        case billing(ReportBillableTripRequest)
-    }
+    typealias Entry = JournalEntry
 
     /// Opens (creating if needed) the journal in `directory`, returns it and the entries to replay.
     ///
@@ -99,7 +88,7 @@ final class TripJournal: @unchecked Sendable {
             throw failure
         }
         var bytes: [UInt8] = []
-        for entry in entries { encode(entry, into: &bytes) }
+        for entry in entries { JournalFormat.encode(entry, into: &bytes) }
         guard writeAll(out, bytes), fsync(out) == 0, rename(temporary, path) == 0 else {
             let failure = EmulatorError.storageFailed(errno, "cannot replace \(path) with \(temporary)")
             close(out)
@@ -183,7 +172,7 @@ final class TripJournal: @unchecked Sendable {
     func append(_ entry: Entry) throws(EmulatorError) {
         if let unusable { throw unusable }
         var bytes: [UInt8] = []
-        Self.encode(entry, into: &bytes)
+        JournalFormat.encode(entry, into: &bytes)
         // The journal is opened O_APPEND and only this type writes it, under the store's lock (and
         // the folder's lock keeps other emulators out): its length now is where this entry starts.
         var status = stat()
@@ -215,35 +204,6 @@ final class TripJournal: @unchecked Sendable {
             cause: writeFailure.cause)
     }
 
-    /// Appends `entry` in the journal's format to `bytes`: its length, checksum, kind and payload.
-    static func encode(_ entry: Entry, into bytes: inout [UInt8]) {
-        var payload: [UInt8]
-        let kind: UInt8
-        switch entry {
-        case .put(let trip, nil):
-            kind = 1
-            payload = trip.serializedBytes()
-        case .put(let trip, let updated?):
-            kind = 4
-            payload = []
-            let seconds = UInt64(bitPattern: updated.seconds)
-            appendLittleEndian(UInt32(truncatingIfNeeded: seconds), to: &payload)
-            appendLittleEndian(UInt32(truncatingIfNeeded: seconds >> 32), to: &payload)
-            appendLittleEndian(UInt32(bitPattern: updated.nanos), to: &payload)
-            payload += trip.serializedBytes()
-        case .delete(let name):
-            kind = 2
-            payload = Array(name.utf8)
-        case .billing(let report):
-            kind = 3
-            payload = report.serializedBytes()
-        }
-        payload.insert(kind, at: 0)
-        appendLittleEndian(UInt32(payload.count - 1), to: &bytes)
-        appendLittleEndian(CRC32.checksum(payload), to: &bytes)
-        bytes += payload
-    }
-
     private static func readEntries(path: String) throws(EmulatorError) -> [Entry] {
         let input = openFile(path, O_RDONLY, 0)
         if input < 0 {
@@ -259,90 +219,11 @@ final class TripJournal: @unchecked Sendable {
             if count == 0 { break }
             data += chunk[0..<count]
         }
-        return try entries(in: data, path: path)
-    }
-
-    /// The entries of journal bytes `data` (the contents of the journal at `path`, which the errors
-    /// name), as a start replays them: a torn or unacknowledged last entry and zeros to the end are
-    /// dropped, any other damage is an error.
-    ///
-    /// - Throws: ``EmulatorError/Code/corruptJournal`` saying what is wrong at which byte.
-    static func entries(in data: [UInt8], path: String) throws(EmulatorError) -> [Entry] {
-        var entries: [Entry] = []
-        var offset = 0
-        while offset < data.count {
-            guard data.count - offset >= 9 else { break }  // a torn header at the end
-            let length = Int(readLittleEndian(data, offset))
-            let crc = readLittleEndian(data, offset + 4)
-            let start = offset + 8
-            guard data.count - start >= length + 1 else {
-                // A torn payload at the end, unless a whole entry follows: then this entry's length
-                // field is what is damaged, and dropping the rest would lose acknowledged writes.
-                if let later = firstWholeEntry(in: data, from: offset + 1) {
-                    throw EmulatorError(
-                        .corruptJournal,
-                        "\(path) is corrupt at byte \(offset): its length (\(length)) runs past the end, "
-                            + "yet a whole entry starts at byte \(later)")
-                }
-                break
-            }
-            let payload = Array(data[start..<(start + length + 1)])
-            let end = start + length + 1
-            guard CRC32.checksum(payload) == crc else {
-                if end == data.count { break }  // the last entry, never acknowledged
-                // Zeros to the end: after a crash a file can have grown by a write whose data never
-                // reached the disk (never acknowledged either). No entry is all zeros (there is no
-                // kind 0), so nothing written is dropped with them.
-                if data[offset...].allSatisfy({ $0 == 0 }) { break }
-                throw EmulatorError(.corruptJournal, "\(path) is corrupt at byte \(offset): checksum mismatch")
-            }
-            let body = payload.dropFirst()
-            guard (1...4).contains(payload[0]) else {
-                throw EmulatorError(
-                    .corruptJournal, "\(path) has an entry of unknown kind \(payload[0]) at byte \(offset)")
-            }
-            do throws(CodecError) {
-                switch payload[0] {
-                case 1: entries.append(.put(try Trip(serializedBytes: body), updated: nil))
-                case 2: entries.append(.delete(String(decoding: body, as: UTF8.self)))
-                case 3: entries.append(.billing(try ReportBillableTripRequest(serializedBytes: body)))
-                default:
-                    guard body.count >= 12 else {
-                        throw CodecError(
-                            code: .truncated, message: "\(body.count) bytes, too short for when the trip last changed")
-                    }
-                    let fields = Array(body.prefix(12))
-                    let seconds = UInt64(readLittleEndian(fields, 0)) | UInt64(readLittleEndian(fields, 4)) << 32
-                    let updated = Timestamp(
-                        seconds: Int64(bitPattern: seconds), nanos: Int32(bitPattern: readLittleEndian(fields, 8)))
-                    entries.append(.put(try Trip(serializedBytes: body.dropFirst(12)), updated: updated))
-                }
-            } catch {
-                throw EmulatorError(
-                    .corruptJournal, "\(path) has an unreadable entry at byte \(offset): \(error)", cause: error)
-            }
-            offset = end
+        do throws(JournalCorruption) {
+            return try JournalFormat.entries(in: data, path: path)
+        } catch {
+            throw EmulatorError(.corruptJournal, error.message, cause: error.cause)
         }
-        return entries
-    }
-
-    /// The offset of the first place at or after `from` where a complete entry with a matching
-    /// checksum and a known kind starts, if any. Only asked when an entry claims more bytes than are
-    /// left, to tell a torn last write (a prefix of one entry, with no whole entry inside it) from a
-    /// damaged length field in the middle of the journal.
-    private static func firstWholeEntry(in data: [UInt8], from: Int) -> Int? {
-        var candidate = from
-        while data.count - candidate >= 9 {
-            let length = Int(readLittleEndian(data, candidate))
-            let start = candidate + 8
-            if data.count - start >= length + 1, (1...4).contains(data[start]),
-                CRC32.checksum(Array(data[start..<(start + length + 1)])) == readLittleEndian(data, candidate + 4)
-            {
-                return candidate
-            }
-            candidate += 1
-        }
-        return nil
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
@@ -360,14 +241,6 @@ final class TripJournal: @unchecked Sendable {
         }
         return true
     }
-
-    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-
-    private static func readLittleEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
-    }
 }
 
 /// Opens a file of the data folder close-on-exec (a child process the emulator's process starts
@@ -383,19 +256,4 @@ func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
 /// folder may be named through one (only the files inside it are refused as links).
 private func openFolder(_ path: String) -> Int32 {
     open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
-}
-
-/// CRC-32 (ISO-HDLC, the polynomial of zlib and Ethernet), for the journal's entries.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
 }

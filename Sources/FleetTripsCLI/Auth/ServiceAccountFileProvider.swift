@@ -1,5 +1,6 @@
 import FleetEngineAuth
 import FleetEngineClient
+import FleetTripsInput
 import Synchronization
 
 /// Mints server tokens with the service account key file of `--service-account` or

@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetTripsInput
 
 /// Hands out the trimmed standard output of a command line as the token, run by `/bin/sh -c`
 /// each time the client asks (once per call, and again after a call was refused with

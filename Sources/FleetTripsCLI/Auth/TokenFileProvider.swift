@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetTripsInput
 
 /// Hands out the trimmed contents of a file as the token, read each time the client asks (once
 /// per call, and again after a call was refused with UNAUTHENTICATED), so a token file that is

@@ -1,4 +1,5 @@
 import FleetEngineClient
+import FleetTripsInput
 
 /// Where a client command's bearer token comes from: `--token`, `--token-file`,
 /// `--token-command`, a service account key (`--service-account` or

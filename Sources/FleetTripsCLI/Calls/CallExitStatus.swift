@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineStatus
+import FleetTripsInput
 
 /// The exit status of a client command, so that a script can branch on how a call ended without
 /// reading what it printed.

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetTripsInput
 
 extension ProtobufMessage {
     /// The message as proto3 JSON on one line, followed by a line feed: what the client commands

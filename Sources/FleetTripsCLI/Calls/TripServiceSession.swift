@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetEngineClient
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetTripsInput
 
 /// One client command's use of Fleet Engine's TripService, and the failure contract every client
 /// command keeps.

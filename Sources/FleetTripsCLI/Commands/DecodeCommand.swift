@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineCodec
+import FleetTripsInput
 
 /// `fleettrips decode`: protobuf binary in, proto3 JSON out.
 struct DecodeCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineCodec
+import FleetTripsInput
 
 /// `fleettrips encode`: proto3 JSON in, protobuf binary out.
 struct EncodeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FleetEngineClient
 import FleetEngineStatus
+import FleetTripsInput
 import TripTracking
 
 /// `fleettrips follow NAME...`: follows trips and prints every change as it happens.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineStatus
+import FleetTripsInput
 
 /// `fleettrips status`: what a gRPC status means for a client of Fleet Engine, and what to do.
 struct StatusCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineAuth
+import FleetTripsInput
 
 /// `fleettrips token`: mints a Fleet Engine token, with a service account's key for Fleet Engine
 /// itself, or with a key the emulator holds.

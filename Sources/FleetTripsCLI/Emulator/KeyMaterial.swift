@@ -1,3 +1,4 @@
+import FleetTripsInput
 import Foundation
 
 /// A key given on the command line: a path to a PEM file, or the PEM text itself; or a secret in a

@@ -1,3 +1,5 @@
+import FleetTripsInput
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,4 @@
+import FleetTripsInput
 import Foundation
 import Synchronization
 

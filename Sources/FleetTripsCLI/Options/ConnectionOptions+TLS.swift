@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineClient
+import FleetTripsInput
 import NIOSSL
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FleetEngineCodec
+import FleetTripsInput
 
 /// A message given as an option's value in proto3 JSON: the JSON text itself, or `@path` of a
 /// file that holds it.

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineStatus
+import FleetTripsInput
 
 /// What `fleettrips status` tells about a gRPC status: what the code means, who has to act, whether
 /// a retry can help, the HTTP status it corresponds to, and the details a server sent with it.

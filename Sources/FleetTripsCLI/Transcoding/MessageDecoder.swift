@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineWire
+import FleetTripsInput
 
 /// Reads protobuf binary, one message or a stream of gRPC length-prefixed messages, and writes
 /// each message as proto3 JSON on a line of its own: the work of `fleettrips decode`.

@@ -1,5 +1,6 @@
 import FleetEngineCodec
 import FleetEngineWire
+import FleetTripsInput
 
 /// Reads proto3 JSON, one message or one message per line, and writes protobuf binary, one
 /// message or a stream of gRPC length-prefixed messages: the work of `fleettrips encode`.

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineJournal
 import Foundation
 import NIOCore
 import Testing

@@ -1,4 +1,5 @@
 import FleetEngineCodec
+import FleetEngineJournal
 import FleetEngineStatus
 import Testing
 

@@ -7,9 +7,9 @@ import FleetEngineStatus
 /// description (what and where inside the message) ends the line the tool prints.
 ///
 /// Two errors are equal when their codes are equal.
-struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
-    struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: Hashable, Sendable {
             case unreadableInput
             case unwritableOutput
@@ -23,20 +23,20 @@ struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
 
         /// The input file or standard input could not be read.
-        static let unreadableInput = Code(.unreadableInput)
+        package static let unreadableInput = Code(.unreadableInput)
         /// Standard output could not be written.
-        static let unwritableOutput = Code(.unwritableOutput)
+        package static let unwritableOutput = Code(.unwritableOutput)
         /// The input is not the base64 or hex text the flags announced.
-        static let invalidInputText = Code(.invalidInputText)
+        package static let invalidInputText = Code(.invalidInputText)
         /// The codec refused a message: binary that does not decode, JSON that does not parse.
-        static let invalidMessage = Code(.invalidMessage)
+        package static let invalidMessage = Code(.invalidMessage)
         /// The gRPC message framing is broken: truncated, oversized, or undecompressable.
-        static let invalidFraming = Code(.invalidFraming)
+        package static let invalidFraming = Code(.invalidFraming)
         /// No token could be had from `--token-file` or `--token-command`.
-        static let tokenUnavailable = Code(.tokenUnavailable)
+        package static let tokenUnavailable = Code(.tokenUnavailable)
 
         /// The text the tool prints for this value.
-        var description: String {
+        package var description: String {
             switch wrapped {
             case .unreadableInput: "unreadable input"
             case .unwritableOutput: "unwritable output"
@@ -49,32 +49,32 @@ struct FleetTripsError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What kind of failure this is.
-    var code: Code
+    package var code: Code
     /// What failed and where, in words.
-    var message: String
+    package var message: String
     /// The codec's or wire layer's own error, when one of them found the fault.
-    var cause: (any Error & Sendable)?
+    package var cause: (any Error & Sendable)?
 
     /// Creates an error.
-    init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
+    package init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
     }
 
     /// An error with just a code, for comparing in tests.
-    init(_ code: Code) {
+    package init(_ code: Code) {
         self.init(code: code, message: code.description)
     }
 
     /// Whether two errors have the same code; the message and location do not count.
-    static func == (lhs: FleetTripsError, rhs: FleetTripsError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: FleetTripsError, rhs: FleetTripsError) -> Bool { lhs.code == rhs.code }
     /// Hashes the code, consistent with `==`.
-    func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// One line: the message, then the cause's own description when there is one, with control
     /// characters escaped (``TerminalText``), as the message may quote the input or a server.
-    var description: String {
+    package var description: String {
         guard let cause else { return TerminalText.escaped("\(code): \(message)") }
         return TerminalText.escaped("\(message): \(cause)")
     }

@@ -8,7 +8,7 @@
 /// skipped, and padding is optional at the end. Padded pieces may follow one another
 /// (`aGk=aGk=`), so text that concatenates several encodings, one per line, reads as their bytes in
 /// order. The tool writes base64 with the codec's `Base64`: the standard alphabet with padding.
-struct Base64TextDecoder {
+package struct Base64TextDecoder {
     private var group: UInt32 = 0
     private var symbols = 0
     private var padding = 0
@@ -20,7 +20,7 @@ struct Base64TextDecoder {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` naming the offending character and
     ///   its offset in the whole text.
-    mutating func decode(_ text: some Sequence<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
+    package mutating func decode(_ text: some Sequence<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
         for character in text {
             defer { offset += 1 }
             if TextInput.isWhitespace(character) { continue }
@@ -58,7 +58,7 @@ struct Base64TextDecoder {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that ends inside a group's
     ///   padding, or with a last group too short to hold a byte.
-    mutating func finish(into output: inout [UInt8]) throws(FleetTripsError) {
+    package mutating func finish(into output: inout [UInt8]) throws(FleetTripsError) {
         guard padding == 0 else {
             throw Self.invalid("base64 text ends inside the padding of the group at text offset \(groupStart)")
         }

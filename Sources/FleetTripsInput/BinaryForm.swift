@@ -1,9 +1,8 @@
-import ArgumentParser
 import FleetEngineCodec
 
 /// How protobuf binary appears on the command line's input or output: as raw bytes, or as base64
 /// or hex text for pasting into and out of terminals, logs and JSON documents.
-enum BinaryForm: String, EnumerableFlag, Sendable {
+package enum BinaryForm: String, CaseIterable, Sendable {
     /// The bytes themselves.
     case raw
     /// Base64 text (RFC 4648).
@@ -11,20 +10,10 @@ enum BinaryForm: String, EnumerableFlag, Sendable {
     /// Hexadecimal text, two digits per byte.
     case hex
 
-    /// The help line of each flag.
-    static func help(for value: BinaryForm) -> ArgumentHelp? {
-        switch value {
-        case .raw: "Binary as raw bytes."
-        case .base64:
-            "Binary as base64 text (read: standard or URL-safe alphabet, whitespace ignored; written: standard)."
-        case .hex: "Binary as hex text (read: either case, whitespace ignored; written: lowercase)."
-        }
-    }
-
     /// The bytes that `input`, in this form, stands for.
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that is not valid base64 or hex.
-    func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
+    package func bytes(from input: [UInt8]) throws(FleetTripsError) -> [UInt8] {
         guard self != .raw else { return input }
         var reader = BinaryTextReader(form: self)
         var output: [UInt8] = []
@@ -35,7 +24,7 @@ enum BinaryForm: String, EnumerableFlag, Sendable {
 
     /// `bytes` written in this form; text forms end with a line feed so a terminal shows them
     /// on a line of their own.
-    func output(for bytes: [UInt8]) -> [UInt8] {
+    package func output(for bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .raw: bytes
         case .base64: Array((Base64.encode(bytes) + "\n").utf8)

@@ -1,9 +1,9 @@
-import FleetEngineWire
+package import FleetEngineWire
 
 /// Reads a stream of gRPC length-prefixed messages handed over in pieces of any size, and hands
 /// each message's payload on as soon as it is complete: a stream of any length goes through in
 /// the memory of one message.
-struct FramedMessageReader {
+package struct FramedMessageReader {
     private var text: BinaryTextReader
     private var deframer: GRPCMessageDeframer
     /// Messages read so far.
@@ -11,7 +11,7 @@ struct FramedMessageReader {
 
     /// A reader of a stream in `form`, of messages of at most `maxMessageSize` bytes (before and
     /// after decompression) compressed with `encoding`.
-    init(form: BinaryForm, maxMessageSize: Int, encoding: MessageEncoding) {
+    package init(form: BinaryForm, maxMessageSize: Int, encoding: MessageEncoding) {
         text = BinaryTextReader(form: form)
         deframer = GRPCMessageDeframer(maxMessageSize: maxMessageSize, encoding: encoding)
     }
@@ -23,7 +23,7 @@ struct FramedMessageReader {
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for bad base64 or hex,
     ///   ``FleetTripsError/Code/invalidFraming`` for a frame that cannot be read, and what `body`
     ///   throws.
-    mutating func read(
+    package mutating func read(
         _ piece: ArraySlice<UInt8>,
         _ body: (_ payload: [UInt8], _ number: Int, _ offset: Int) throws(FleetTripsError) -> Void
     ) throws(FleetTripsError) {
@@ -45,7 +45,7 @@ struct FramedMessageReader {
     ///
     /// - Throws: as ``read(_:_:)``, and ``FleetTripsError/Code/invalidFraming`` for a stream that
     ///   ends inside a frame.
-    mutating func finish(
+    package mutating func finish(
         _ body: (_ payload: [UInt8], _ number: Int, _ offset: Int) throws(FleetTripsError) -> Void
     ) throws(FleetTripsError) {
         var bytes: [UInt8] = []

@@ -1,6 +1,6 @@
 /// Turns input in one ``BinaryForm`` into bytes a piece at a time, so that a long input can stream
 /// through in bounded memory.
-struct BinaryTextReader {
+package struct BinaryTextReader {
     private enum State {
         case raw
         case base64(Base64TextDecoder)
@@ -10,7 +10,7 @@ struct BinaryTextReader {
     private var state: State
 
     /// A reader of input in `form`.
-    init(form: BinaryForm) {
+    package init(form: BinaryForm) {
         switch form {
         case .raw: state = .raw
         case .base64: state = .base64(Base64TextDecoder())
@@ -23,7 +23,7 @@ struct BinaryTextReader {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that is not valid base64 or
     ///   hex, with its offset in the whole input.
-    mutating func decode(_ piece: ArraySlice<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
+    package mutating func decode(_ piece: ArraySlice<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
         switch state {
         case .raw:
             output.append(contentsOf: piece)
@@ -42,7 +42,7 @@ struct BinaryTextReader {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` for text that ends in the middle of a
     ///   byte.
-    mutating func finish(into output: inout [UInt8]) throws(FleetTripsError) {
+    package mutating func finish(into output: inout [UInt8]) throws(FleetTripsError) {
         switch state {
         case .raw:
             break

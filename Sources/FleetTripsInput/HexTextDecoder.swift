@@ -1,7 +1,7 @@
 /// Reads hex text a piece at a time, as ``HexText`` describes it, so that a long text can stream
 /// through in bounded memory: a byte whose two digits fall in two pieces is carried over, and
 /// error offsets count from the start of the whole text.
-struct HexTextDecoder {
+package struct HexTextDecoder {
     private var high: UInt8?
     private var digitCount = 0
     /// Characters read so far, whitespace included.
@@ -11,7 +11,7 @@ struct HexTextDecoder {
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` naming the offending character and
     ///   its offset in the whole text.
-    mutating func decode(_ text: some Sequence<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
+    package mutating func decode(_ text: some Sequence<UInt8>, into output: inout [UInt8]) throws(FleetTripsError) {
         for character in text {
             defer { offset += 1 }
             if TextInput.isWhitespace(character) { continue }
@@ -33,7 +33,7 @@ struct HexTextDecoder {
     /// Ends the text.
     ///
     /// - Throws: ``FleetTripsError/Code/invalidInputText`` when a digit is left without its pair.
-    func finish() throws(FleetTripsError) {
+    package func finish() throws(FleetTripsError) {
         guard high == nil else {
             throw FleetTripsError(
                 code: .invalidInputText,

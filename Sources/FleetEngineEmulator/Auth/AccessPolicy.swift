@@ -65,11 +65,16 @@ public struct AccessPolicy: Sendable {
 
     /// Checks only the call's token (signature, times, audience), with the error
     /// ``authorize(method:tripNames:authorization:)`` gives for it: what can be checked from the
-    /// headers, before the request is decoded.
-    func authenticate(method: TripServiceMethod, authorization: String?) throws(FleetEngineError) {
-        guard case .verify(let verifier) = mode else { return }
+    /// headers, before the request is decoded. The claims it returns go to
+    /// ``authorize(method:tripNames:claims:)`` once the request's trip names are known, so the token is
+    /// verified once a call.
+    ///
+    /// - Returns: the token's claims, or nil under ``noAuth``.
+    func authenticate(method: TripServiceMethod, authorization: String?) throws(FleetEngineError) -> FleetEngineClaims?
+    {
+        guard case .verify(let verifier) = mode else { return nil }
         do throws(JWTError) {
-            _ = try verifier.verify(token: TokenVerifier.bearerToken(from: authorization))
+            return try verifier.verify(token: TokenVerifier.bearerToken(from: authorization))
         } catch {
             throw FleetEngineError.tokenRejected(error, method: method)
         }
@@ -85,14 +90,18 @@ public struct AccessPolicy: Sendable {
         tripNames: [String],
         authorization: String?
     ) throws(FleetEngineError) -> FleetEngineClaims? {
-        guard case .verify(let verifier) = mode else { return nil }
-        let claims: FleetEngineClaims
-        do throws(JWTError) {
-            claims = try verifier.verify(token: TokenVerifier.bearerToken(from: authorization))
-        } catch {
-            throw FleetEngineError.tokenRejected(error, method: method)
-        }
-        guard case .consumer(let claimedTripID) = claims.role else { return claims }
+        guard let claims = try authenticate(method: method, authorization: authorization) else { return nil }
+        try authorize(method: method, tripNames: tripNames, claims: claims)
+        return claims
+    }
+
+    /// Checks that verified `claims` cover a call: what ``authorize(method:tripNames:authorization:)``
+    /// checks after the token itself.
+    ///
+    /// - Throws: PERMISSION_DENIED when the token does not cover the call, with an `ErrorInfo` naming
+    ///   the reason and the method.
+    func authorize(method: TripServiceMethod, tripNames: [String], claims: FleetEngineClaims) throws(FleetEngineError) {
+        guard case .consumer(let claimedTripID) = claims.role else { return }
         let tokenTripID = JWTError.excerpt(claimedTripID)
         if method.isWrite {
             throw FleetEngineError.accessDenied(
@@ -125,7 +134,6 @@ public struct AccessPolicy: Sendable {
                 metadata: ["tokenTripId": tokenTripID, "trip": name]
             )
         }
-        return claims
     }
 
     /// The `{trip_id}` of `providers/{provider}/trips/{trip_id}`, or for ReportBillableTrip the

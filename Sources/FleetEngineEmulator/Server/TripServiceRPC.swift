@@ -61,29 +61,31 @@ struct TripServiceRPC: RegistrableRPCService {
         ) { streamingRequest, context in
             // The request message is decoded only when its sequence is read (ServerRequest(stream:)):
             // everything that needs only the headers comes first.
-            let refusal: FleetEngineError? = await {
+            let authenticated: Result<FleetEngineClaims?, FleetEngineError> = await {
                 do throws(FleetEngineError) {
                     let call = try faults.injectFailure()
                     try await faults.delay(call, cancellation: context.cancellation)
-                    try policy.authenticate(
-                        method: method,
-                        authorization: streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey].first {
-                            _ in true
-                        })
-                    return nil
+                    return .success(
+                        try policy.authenticate(
+                            method: method,
+                            authorization: streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey]
+                                .first { _ in true }))
                 } catch {
-                    return error
+                    return .failure(error)
                 }
             }()
-            if let refusal {
+            let claims: FleetEngineClaims?
+            switch authenticated {
+            case .success(let verified): claims = verified
+            case .failure(let refusal):
                 return StreamingServerResponse(single: ServerResponse(error: RPCError(refusal)))
             }
             let request = try await ServerRequest(stream: streamingRequest)
             let outcome: Result<Output, FleetEngineError> = {
                 do throws(FleetEngineError) {
                     let names = tripNames(request.message)
-                    try Self.checkNames(names, method: method, policy: policy, metadata: request.metadata)
-                    try policy.authorize(method: method, tripNames: names, metadata: request.metadata)
+                    try Self.checkNames(names, method: method)
+                    if let claims { try policy.authorize(method: method, tripNames: names, claims: claims) }
                     try faults.admit(
                         caller: request.metadata[stringValues: AccessPolicy.authorizationKey].first {
                             _ in true
@@ -103,14 +105,10 @@ struct TripServiceRPC: RegistrableRPCService {
         }
     }
 
-    /// A malformed trip name is INVALID_ARGUMENT, but only for a caller whose token verifies: an
-    /// unauthenticated caller learns nothing about the request.
-    private static func checkNames(
-        _ names: [String],
-        method: TripServiceMethod,
-        policy: AccessPolicy,
-        metadata: Metadata
-    ) throws(FleetEngineError) {
+    /// A malformed trip name is INVALID_ARGUMENT. Only a caller whose token verified gets here (the
+    /// token is checked before the request is decoded): an unauthenticated caller learns nothing
+    /// about the request.
+    private static func checkNames(_ names: [String], method: TripServiceMethod) throws(FleetEngineError) {
         for name in names {
             do throws(FleetEngineError) {
                 switch method {
@@ -119,10 +117,6 @@ struct TripServiceRPC: RegistrableRPCService {
                 default: _ = try TripName(parsing: name)
                 }
             } catch {
-                if let verifier = policy.verifier {
-                    let header = metadata[stringValues: AccessPolicy.authorizationKey].first { _ in true }
-                    _ = try verifier.verify(authorization: header)
-                }
                 if method == .createTrip {
                     // CreateTrip's parent and trip id are checked by the service, field by field.
                     return

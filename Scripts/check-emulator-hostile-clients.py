@@ -4,10 +4,10 @@
     Scripts/check-emulator-hostile-clients.py [PATH-TO-fleettrips] [--calls N] [--rounds R] [--limit-mib M]
 
 Each request is `0a 00` over and over: empty RequestHeaders, the costliest shape to decode (before
-the emulator had limits, four 4 MiB ones at once took it past 2 GB). The script sends them from this
-process with grpcio over four connections, R rounds with no token and R with a server token the
-emulator accepts, to two emulators in turn, each started with `fleettrips serve --jwt-secret ...`
-on 127.0.0.1 (port 0):
+the emulator had limits, four 4 MiB ones at once took a release build to 954 MiB). The script sends
+them from this process with grpcio over four connections, R rounds with no token and R with a
+server token the emulator accepts, to two emulators in turn, each started with `fleettrips serve
+--jwt-secret ...` on 127.0.0.1 (port 0):
 
 - "defaults", with the limits a user gets: N requests of 4 MiB at a time, every one over the 1 MiB
   request limit and refused from its length prefix, before it is received whole;
@@ -141,7 +141,9 @@ def check_emulator(fleettrips: str, token: str, emulator: tuple, arguments) -> l
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("fleettrips", nargs="?", default=str(ROOT / ".build" / "debug" / "fleettrips"))
-    parser.add_argument("--calls", type=int, default=16, help="4 MiB calls in flight in each round with the default limits")
+    parser.add_argument(
+        "--calls", type=int, default=16, help="4 MiB calls in flight in each round with the default limits"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="rounds of calls for each of no token and token")
     parser.add_argument("--limit-mib", type=int, default=300, help="fail if an emulator's peak passes this")
     arguments = parser.parse_args()

@@ -14,7 +14,9 @@
 # 6. Google's own TripServiceClient finds nothing amiss in the emulator (`fleettrips serve`);
 # 7. the TLS captures decrypt to what tshark decrypts with the same key logs, message for message
 #    (Scripts/check-tls-captures.py);
-# 8. the grpcio TripService the client tests run against behaves as its fixtures say.
+# 8. many parallel 4 MiB requests, with the limits a user gets and with tighter ones, keep the
+#    emulator's memory under 300 MiB (Scripts/check-emulator-hostile-clients.py);
+# 9. the grpcio TripService the client tests run against behaves as its fixtures say.
 #
 # Everything builds with warnings as errors, as CI requires; further arguments go to `swift build`
 # and `swift test`.
@@ -37,4 +39,5 @@ swift test "$@"
 swift build --product fleettrips "$@"
 "$python" Scripts/check-tls-captures.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-emulator-with-google-client.py "$(swift build --show-bin-path "$@")/fleettrips"
+"$python" Scripts/check-emulator-hostile-clients.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-grpcio-trip-server.py

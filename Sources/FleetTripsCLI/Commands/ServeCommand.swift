@@ -126,6 +126,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Send GOAWAY on each connection once it is this many milliseconds old.")
     var goawayAfterMs: Int?
 
+    /// The emulator's own limits, which the limit options default to.
+    private static let defaultLimits = EmulatorConfiguration(accessPolicy: .noAuth)
+
+    /// Streams one connection may have open at once.
+    @Option(
+        help: ArgumentHelp(
+            "Allow at most this many calls at once on one connection (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS).",
+            valueName: "n"))
+    var maxConcurrentStreams = ServeCommand.defaultLimits.maxConcurrentStreamsPerConnection
+
+    /// Seconds a connection with no call is kept.
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that has had no call in flight for this many seconds (with GOAWAY).",
+            valueName: "seconds"))
+    var idleTimeout = Int(ServeCommand.defaultLimits.connectionIdleTimeout.components.seconds)
+
+    /// The largest request message accepted.
+    @Option(
+        help: ArgumentHelp(
+            "Refuse a request message over this many bytes with RESOURCE_EXHAUSTED, before decoding it.",
+            valueName: "bytes"))
+    var maxRequestSize = ServeCommand.defaultLimits.maxRequestMessageSize
+
+    /// The most memory decoding one request may take.
+    @Option(
+        help: ArgumentHelp(
+            "Fail a call with RESOURCE_EXHAUSTED when decoding its request would take more than this many bytes "
+                + "of memory.",
+            valueName: "bytes"))
+    var maxDecodedRequestSize = ServeCommand.defaultLimits.maxDecodedRequestSize
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     init() {}
 
@@ -159,11 +191,28 @@ struct ServeCommand: AsyncParsableCommand {
         guard delayMs >= 0 else { throw ValidationError("--delay-ms must not be negative") }
         if let delayEvery, delayEvery < 1 { throw ValidationError("--delay-every must be at least 1") }
         if let goawayAfterMs, goawayAfterMs < 1 { throw ValidationError("--goaway-after-ms must be at least 1") }
+        try validateLimits()
         guard let code = parsedFailCode else {
             throw ValidationError("--fail-code: \"\(failCode)\" is not a status code")
         }
         guard code != .ok else {
             throw ValidationError("--fail-code: OK (0) is not a failure; give the code the injected failures end with")
+        }
+    }
+
+    /// Refuses a limit that would stop every call or that HTTP/2 or gRPC cannot carry: a stream
+    /// count is a 31-bit stream identifier's worth at most (RFC 9113 section 5.1.1), and a request's
+    /// size a 32-bit gRPC length prefix's (gRPC PROTOCOL-HTTP2, Length-Prefixed-Message).
+    private func validateLimits() throws {
+        guard (1...Int(Int32.max)).contains(maxConcurrentStreams) else {
+            throw ValidationError("--max-concurrent-streams must be 1 to \(Int32.max)")
+        }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
+        guard (1...Int(UInt32.max)).contains(maxRequestSize) else {
+            throw ValidationError("--max-request-size must be 1 to \(UInt32.max) bytes")
+        }
+        guard maxDecodedRequestSize >= 1 else {
+            throw ValidationError("--max-decoded-request-size must be at least 1 byte")
         }
     }
 
@@ -197,6 +246,10 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         configuration.quotaPerMinute = quotaPerMinute
+        configuration.maxConcurrentStreamsPerConnection = maxConcurrentStreams
+        configuration.connectionIdleTimeout = .seconds(idleTimeout)
+        configuration.maxRequestMessageSize = maxRequestSize
+        configuration.maxDecodedRequestSize = maxDecodedRequestSize
         configuration.faults.queriesPerSecond = qps
         configuration.faults.failEvery = failEvery
         configuration.faults.failCode = parsedFailCode ?? .unavailable

@@ -15,8 +15,9 @@ import TripTracking
 /// Faults while they are on: every `--fail-every`-th call fails UNAVAILABLE, every
 /// `--delay-every`-th waits `--delay-seconds`, and in every other minute each connection is closed
 /// abruptly at its `--drop-connection-at`-th call. GOAWAY retires each connection at
-/// `--goaway-after-seconds` of age for the whole run (a transport setting, fixed while the emulator
-/// runs). After `--fault-minutes` the failures, delays and drops stop, and following goes on until
+/// `--goaway-after-seconds` of age for the whole run, on purpose: a healthy server retires old
+/// connections too (gRPC's max connection age), so it is part of the calm that follows the faults.
+/// After `--fault-minutes` the failures, delays and drops stop, and following goes on until
 /// every trip has ended, or `--max-minutes` after the start.
 ///
 /// The report says whether every trip reached COMPLETE, whether each trip's last merged state equals

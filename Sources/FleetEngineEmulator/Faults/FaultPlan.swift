@@ -25,12 +25,11 @@ public struct FaultPlan: Sendable, Hashable {
     /// off mid-call and never answered. Nil never drops a connection.
     public var dropConnectionAtCall: Int?
     /// Send GOAWAY on each connection once it has been open this long (gRPC's max connection age);
-    /// calls in flight may finish within ``goAwayGraceTime``. Nil for never. A setting of the
-    /// transport: it holds for the emulator's whole run, and
-    /// ``FleetEngineEmulator/setFaultPlan(_:)`` cannot change it.
+    /// calls in flight may finish within ``goAwayGraceTime``. Nil for never. Each connection looks
+    /// at the plan at least once a second, so a plan set while the emulator runs
+    /// (``FleetEngineEmulator/setFaultPlan(_:)``) applies to the connections already open.
     public var goAwayAfter: Duration?
-    /// How long calls in flight may finish after a GOAWAY before the connection closes. Fixed for
-    /// the emulator's run, as ``goAwayAfter`` is.
+    /// How long calls in flight may finish after a GOAWAY before the connection is closed.
     public var goAwayGraceTime: Duration = .seconds(5)
 
     /// No faults.

@@ -85,11 +85,13 @@ public final class FleetEngineEmulator: Sendable, Service {
             config.http2.maxConcurrentStreams = configuration.maxConcurrentStreamsPerConnection
             config.connection.maxIdleTime = configuration.connectionIdleTimeout
             config.rpc.maxRequestPayloadSize = configuration.maxRequestMessageSize
-            config.connection.maxAge = faults.goAwayAfter
-            config.connection.maxGraceTime = faults.goAwayAfter == nil ? nil : faults.goAwayGraceTime
-            // Installed whatever the plan says now: a plan set while running may drop connections.
+            // Installed whatever the plan says now: a plan set while running may drop or retire connections.
             let dropper = ConnectionDropper(callNumber: { injector.dropConnectionAtCall })
             config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in dropper.streamAccepted(stream) }
+            let retirer = ConnectionRetirer(plan: { injector.plan })
+            config.channelDebuggingCallbacks.onAcceptTCPConnection = { connection in
+                retirer.connectionAccepted(connection)
+            }
         }
         let security: HTTP2ServerTransport.Posix.TransportSecurity
         if let tls = configuration.tls {

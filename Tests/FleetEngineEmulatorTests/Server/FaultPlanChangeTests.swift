@@ -66,20 +66,58 @@ struct FaultPlanChangeTests {
             ])
     }
 
-    @Test("a plan that changes the transport's GOAWAY settings, or means nothing, is refused and changes nothing")
-    func transportSettingsAreFixed() async throws {
+    @Test("GOAWAY turned on while running retires the connection already open")
+    func goAwayTurnedOn() async throws {
+        let connections = ConnectionCounter()
+        try await withEmulatorAndClient(configureClient: { connections.install(in: &$0) }) { emulator, client in
+            try FaultInjectionServerTests.seed(emulator)
+            let request = AuthorizationServerTests.get("trip-1")
+            let options = FaultInjectionServerTests.retryingUnavailable
+            #expect(await client.failure(.getTrip, request, returning: Trip.self, options: options) == nil)
+            #expect(connections.value == 1)
+            var retiring = FaultPlan()
+            retiring.goAwayAfter = .milliseconds(200)
+            retiring.goAwayGraceTime = .seconds(1)
+            try emulator.setFaultPlan(retiring)
+            // Bounded: at most 500 calls 20 ms apart; the first connection is retired within about a second.
+            var calls = 0
+            while connections.value < 2 && calls < 500 {
+                calls += 1
+                #expect(await client.failure(.getTrip, request, returning: Trip.self, options: options) == nil)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(connections.value >= 2)
+        }
+    }
+
+    @Test("GOAWAY turned off while running keeps the connection already open past the age it had")
+    func goAwayTurnedOff() async throws {
+        let connections = ConnectionCounter()
+        // Five seconds: long enough that the first call is answered and the plan changed before the
+        // connection would be retired, even on a machine busy with the whole suite.
+        let configuration = FaultInjectionServerTests.configuration { $0.goAwayAfter = .seconds(5) }
+        try await withEmulatorAndClient(configuration, configureClient: { connections.install(in: &$0) }) {
+            emulator, client in
+            try FaultInjectionServerTests.seed(emulator)
+            let request = AuthorizationServerTests.get("trip-1")
+            let options = FaultInjectionServerTests.retryingUnavailable
+            #expect(await client.failure(.getTrip, request, returning: Trip.self, options: options) == nil)
+            try emulator.setFaultPlan(FaultPlan())
+            let changed = ContinuousClock.now
+            // Calls until the connection is past the old age (5 s), the plan's recheck (1 s) and a second more.
+            while ContinuousClock.now < changed + .seconds(7) {
+                #expect(await client.failure(.getTrip, request, returning: Trip.self, options: options) == nil)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(connections.value == 1)
+        }
+    }
+
+    @Test("a plan that means nothing is refused and changes nothing")
+    func meaninglessPlanIsRefused() async throws {
         var configuration = EmulatorConfiguration(accessPolicy: .noAuth)
         configuration.faults.goAwayAfter = .seconds(30)
         let emulator = try FleetEngineEmulator(configuration: configuration)
-        var changed = emulator.faultPlan
-        changed.goAwayAfter = nil
-        changed.failEvery = 2
-        let error = #expect(throws: EmulatorError.self) { try emulator.setFaultPlan(changed) }
-        #expect(error?.code == .invalidConfiguration)
-        #expect(
-            error?.message
-                == "the fault plan's goAwayAfter and goAwayGraceTime are the transport's, fixed when the emulator "
-                + "starts (now 30.0 seconds and 5.0 seconds)")
         var meaningless = emulator.faultPlan
         meaningless.delayEvery = 0
         let refused = #expect(throws: EmulatorError.self) { try emulator.setFaultPlan(meaningless) }

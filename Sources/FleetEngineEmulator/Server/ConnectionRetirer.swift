@@ -19,14 +19,14 @@ final class ConnectionRetirer: Sendable {
 
     /// Called by the transport for each new connection.
     func connectionAccepted(_ connection: any Channel) -> EventLoopFuture<Void> {
-        let opened = NIODeadline.now()
+        // The event loop's clock: real time, or an embedded loop's own in tests.
+        let opened = connection.eventLoop.now
         scheduleCheck(connection, opened: opened)
         return connection.eventLoop.makeSucceededVoidFuture()
     }
 
     private func scheduleCheck(_ connection: any Channel, opened: NIODeadline) {
-        let now = NIODeadline.now()
-        var next = now + Self.recheck
+        var next = connection.eventLoop.now + Self.recheck
         if let age = plan().goAwayAfter {
             next = min(next, opened + TimeAmount(age))
         }
@@ -38,7 +38,7 @@ final class ConnectionRetirer: Sendable {
     private func check(_ connection: any Channel, opened: NIODeadline) {
         guard connection.isActive else { return }
         let plan = plan()
-        guard let age = plan.goAwayAfter, NIODeadline.now() >= opened + TimeAmount(age) else {
+        guard let age = plan.goAwayAfter, connection.eventLoop.now >= opened + TimeAmount(age) else {
             scheduleCheck(connection, opened: opened)
             return
         }

@@ -18,7 +18,11 @@ extension AccessPolicy {
         tripNames: [String],
         metadata: Metadata
     ) throws(FleetEngineError) -> FleetEngineClaims? {
-        let header = metadata[stringValues: Self.authorizationKey].first(where: { _ in true })
-        return try authorize(method: method, tripNames: tripNames, authorization: header)
+        try authorize(method: method, tripNames: tripNames, authorization: Self.authorization(in: metadata))
+    }
+
+    /// The call's token header: the first `authorization` value of `metadata`, nil when there is none.
+    static func authorization(in metadata: Metadata) -> String? {
+        metadata[stringValues: authorizationKey].first(where: { _ in true })
     }
 }

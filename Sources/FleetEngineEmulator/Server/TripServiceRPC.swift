@@ -67,9 +67,7 @@ struct TripServiceRPC: RegistrableRPCService {
                     try await faults.delay(call, cancellation: context.cancellation)
                     return .success(
                         try policy.authenticate(
-                            method: method,
-                            authorization: streamingRequest.metadata[stringValues: AccessPolicy.authorizationKey]
-                                .first { _ in true }))
+                            method: method, authorization: AccessPolicy.authorization(in: streamingRequest.metadata)))
                 } catch {
                     return .failure(error)
                 }
@@ -86,10 +84,7 @@ struct TripServiceRPC: RegistrableRPCService {
                     let names = tripNames(request.message)
                     try Self.checkNames(names, method: method)
                     if let claims { try policy.authorize(method: method, tripNames: names, claims: claims) }
-                    try faults.admit(
-                        caller: request.metadata[stringValues: AccessPolicy.authorizationKey].first {
-                            _ in true
-                        } ?? "")
+                    try faults.admit(caller: AccessPolicy.authorization(in: request.metadata) ?? "")
                     try quota.admit()
                     return .success(try body(request.message))
                 } catch {

@@ -128,6 +128,16 @@ final class TokenCache: Sendable {
         self.capacity = max(1, capacity)
     }
 
+    /// The kept token for `request` while it is good (as ``token(for:refused:deadline:)`` would hand
+    /// it out), else nil: the synchronous fast path, so that a call whose token is kept does not
+    /// allocate the async function's frame.
+    func keptToken(for request: TokenRequest, refused: String?) -> Issued? {
+        let key = Key(method: request.method, providerID: request.providerID, tripID: request.tripID)
+        let wanted = Wanted(isRefresh: request.isRefresh, refused: refused)
+        guard let kept = entries.withLock({ $0.tokens[key] }), wanted.accepts(kept, at: .now) else { return nil }
+        return kept.issued
+    }
+
     /// A token for `request`: the cached one while it is good, else a new one from the provider,
     /// which must answer before `deadline` (the call's): a provider that hangs fails the call with
     /// DEADLINE_EXCEEDED rather than holding it forever.

@@ -40,86 +40,162 @@ struct CallTarget: Sendable {
     var isRead: Bool
 }
 
+/// The state one unary call keeps between its attempts.
+struct UnaryCallState {
+    let started: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant
+    let policy: RetryPolicy
+    /// The framed request message, sent again by every attempt.
+    let body: ByteBuffer
+    /// Fleet Engine's routing header value.
+    let routing: String
+    var attempt = 0
+    var refreshedToken = false
+    var tokenRequest: TokenRequest
+    /// The token of the last attempt, which a refresh names as the one refused.
+    var sentToken: String?
+    /// The first retried attempt of a write that the server may have carried out, which the
+    /// call's final error then mentions (a CreateTrip's ALREADY_EXISTS may be its own doing).
+    var unsettled: (attempt: Int, error: FleetEngineError)?
+    var generator = SystemRandomNumberGenerator()
+    /// Cancels the call besides its task's cancellation, when the caller gave one.
+    let cancellation: CallCancellation?
+}
+
+/// What a unary call does after an attempt failed.
+enum AfterFailedAttempt {
+    /// Ask the token provider again and send at once (the token was refused).
+    case askForNewToken
+    /// Send again after this wait.
+    case retry(after: Duration)
+    /// Fail the call with this error.
+    case fail(FleetEngineError)
+}
+
 extension FleetEngineClient {
     /// One unary call: token, headers, attempts with retries within the deadline, decoding.
+    ///
+    /// Only the waits are here (the token, the attempt, the pause before a retry); the rest is done
+    /// by synchronous functions kept out of line (``startUnary(_:target:options:)``,
+    /// ``attemptRequest(_:target:token:options:)``, ``afterFailure(_:pushback:target:state:)``).
+    /// An async function's frame is allocated for every call and holds room for all that is inlined
+    /// into it: written as one function, this one's was 14 KB, a large malloc per call.
     func unary<Request: ProtobufMessage, Response: ProtobufMessage>(
         _ request: Request,
         target: CallTarget,
-        options: CallOptions
+        options: CallOptions,
+        cancellation: CallCancellation? = nil
     ) async throws(FleetEngineError) -> Response {
-        let started = ContinuousClock.now
-        let timeout = min(options.timeout ?? configuration.defaultDeadline, CallOptions.longestTimeout)
-        let deadline = started + timeout
-        if let policy = options.retryPolicy { try policy.check(field: "CallOptions.retryPolicy") }
-        let policy = options.retryPolicy ?? configuration.retryPolicy
-        let body = try Self.framedBody(request.serializedBytes())
-        var refreshedToken = false
-        var attempt = 0
-        var generator = SystemRandomNumberGenerator()
-        var tokenRequest = TokenRequest(method: target.method, providerID: target.providerID, tripID: target.tripID)
-        let routing = "provider_id=providers%2F" + Self.percentEncoded(target.providerID)
-        // The token of the last attempt, which a refresh names as the one refused.
-        var sentToken: String?
-        // The first retried attempt of a write that the server may have carried out, which the
-        // call's final error then mentions (a CreateTrip's ALREADY_EXISTS may be its own doing).
-        var unsettled: (attempt: Int, error: FleetEngineError)?
+        var state = try startUnary(request, target: target, options: options, cancellation: cancellation)
         while true {
-            attempt += 1
+            state.attempt += 1
             let outcome: Result<Response, FleetEngineError>
             let pushback: GRPCRetryPushback
             do throws(FleetEngineError) {
-                let token = try await token(
-                    for: tokenRequest, refused: tokenRequest.isRefresh ? sentToken : nil, deadline: deadline)
-                sentToken = token.token.value
-                let headers = try headers(
-                    method: target.method, routing: routing, token: token, deadline: deadline, options: options)
-                let request = CallRequest(
-                    headers: headers, body: body, maxResponseSize: configuration.maxResponseMessageSize,
-                    authorization: token.header?.field.value)
-                (outcome, pushback) = try await attemptCall(request, deadline: deadline)
+                let refused = state.tokenRequest.isRefresh ? state.sentToken : nil
+                // A kept token is taken without entering the cache's async path, whose frame
+                // would be allocated for every call.
+                let token: TokenCache.Issued
+                if let kept = tokens.keptToken(for: state.tokenRequest, refused: refused) {
+                    token = kept
+                } else {
+                    let (request, deadline) = (state.tokenRequest, state.deadline)
+                    token = try await cancellable(cancellation) { () async throws(FleetEngineError) in
+                        try await self.token(for: request, refused: refused, deadline: deadline)
+                    }
+                }
+                let attempt = try attemptRequest(&state, target: target, token: token, options: options)
+                (outcome, pushback) = try await attemptCall(
+                    attempt, deadline: state.deadline, cancellation: cancellation)
             } catch {
                 outcome = .failure(error)
                 pushback = .absent
             }
             switch outcome {
             case .success(let response):
-                metrics.record(method: target.method, code: .ok, duration: .now - started)
+                metrics.record(method: target.method, code: .ok, duration: .now - state.started)
                 return response
             case .failure(let failure):
-                // A server may quote the token it refused; it must not reach the caller or a log.
-                let error = sentToken.flatMap { TokenRedaction(token: $0) }?.apply(to: failure) ?? failure
-                // A refused token is asked for again once, as Fleet Engine tokens expire.
-                if error.code == .unauthenticated, error.origin != .local, !refreshedToken {
-                    refreshedToken = true
-                    tokenRequest.isRefresh = true
-                    logger.debug("UNAUTHENTICATED; asking for a new token", metadata: ["method": "\(target.method)"])
+                switch afterFailure(failure, pushback: pushback, target: target, state: &state) {
+                case .askForNewToken:
                     continue
-                }
-                tokenRequest.isRefresh = false
-                guard
-                    let delay = retryDelay(
-                        after: error, attempt: attempt, policy: policy, pushback: pushback, target: target,
-                        deadline: deadline, generator: &generator)
-                else {
-                    metrics.record(method: target.method, code: error.code, duration: .now - started)
-                    logger.debug(
-                        "call failed",
-                        metadata: ["method": "\(target.method)", "attempts": "\(attempt)", "error": "\(error)"])
-                    throw Self.noting(unsettled, in: error, method: target.method)
-                }
-                if !target.isRead, error.requestWasProcessed, unsettled == nil { unsettled = (attempt, error) }
-                logger.debug(
-                    "retrying",
-                    metadata: [
-                        "method": "\(target.method)", "attempt": "\(attempt)", "delay": "\(delay)", "error": "\(error)",
-                    ])
-                do {
-                    try await Task.sleep(for: delay)
-                } catch {
-                    throw Self.cancelledError
+                case .fail(let error):
+                    throw error
+                case .retry(let delay):
+                    guard await pauseBeforeRetry(delay, cancellation: cancellation) else { throw Self.cancelledError }
                 }
             }
         }
+    }
+
+    /// The state a unary call starts with: its deadline, its policy (checked) and its framed body.
+    @inline(never)
+    private func startUnary<Request: ProtobufMessage>(
+        _ request: Request, target: CallTarget, options: CallOptions, cancellation: CallCancellation?
+    ) throws(FleetEngineError) -> UnaryCallState {
+        let started = ContinuousClock.now
+        let timeout = min(options.timeout ?? configuration.defaultDeadline, CallOptions.longestTimeout)
+        if let policy = options.retryPolicy { try policy.check(field: "CallOptions.retryPolicy") }
+        return UnaryCallState(
+            started: started,
+            deadline: started + timeout,
+            policy: options.retryPolicy ?? configuration.retryPolicy,
+            body: try Self.framedBody(request.serializedBytes()),
+            routing: "provider_id=providers%2F" + Self.percentEncoded(target.providerID),
+            tokenRequest: TokenRequest(method: target.method, providerID: target.providerID, tripID: target.tripID),
+            cancellation: cancellation)
+    }
+
+    /// The request of the next attempt, with `token`.
+    @inline(never)
+    private func attemptRequest(
+        _ state: inout UnaryCallState, target: CallTarget, token: TokenCache.Issued, options: CallOptions
+    ) throws(FleetEngineError) -> CallRequest {
+        state.sentToken = token.token.value
+        let headers = try headers(
+            method: target.method, routing: state.routing, token: token, deadline: state.deadline, options: options)
+        return CallRequest(
+            headers: headers, body: state.body, maxResponseSize: configuration.maxResponseMessageSize,
+            authorization: token.header?.field.value)
+    }
+
+    /// What follows a failed attempt: a new token once after UNAUTHENTICATED, a retry when the
+    /// policy and the deadline allow, else the call's error (with the refused token redacted, and a
+    /// note when an earlier attempt of a write may have been carried out).
+    @inline(never)
+    private func afterFailure(
+        _ failure: FleetEngineError, pushback: GRPCRetryPushback, target: CallTarget, state: inout UnaryCallState
+    ) -> AfterFailedAttempt {
+        // A server may quote the token it refused; it must not reach the caller or a log.
+        let error = state.sentToken.flatMap { TokenRedaction(token: $0) }?.apply(to: failure) ?? failure
+        // A refused token is asked for again once, as Fleet Engine tokens expire.
+        if error.code == .unauthenticated, error.origin != .local, !state.refreshedToken {
+            state.refreshedToken = true
+            state.tokenRequest.isRefresh = true
+            logger.debug("UNAUTHENTICATED; asking for a new token", metadata: ["method": "\(target.method)"])
+            return .askForNewToken
+        }
+        state.tokenRequest.isRefresh = false
+        guard
+            let delay = retryDelay(
+                after: error, attempt: state.attempt, policy: state.policy, pushback: pushback, target: target,
+                deadline: state.deadline, cancellation: state.cancellation, generator: &state.generator)
+        else {
+            metrics.record(method: target.method, code: error.code, duration: .now - state.started)
+            logger.debug(
+                "call failed",
+                metadata: ["method": "\(target.method)", "attempts": "\(state.attempt)", "error": "\(error)"])
+            return .fail(Self.noting(state.unsettled, in: error, method: target.method))
+        }
+        if !target.isRead, error.requestWasProcessed, state.unsettled == nil {
+            state.unsettled = (state.attempt, error)
+        }
+        logger.debug(
+            "retrying",
+            metadata: [
+                "method": "\(target.method)", "attempt": "\(state.attempt)", "delay": "\(delay)", "error": "\(error)",
+            ])
+        return .retry(after: delay)
     }
 
     /// `error` with a note when an earlier attempt of this write may have been carried out: the
@@ -155,9 +231,10 @@ extension FleetEngineClient {
         pushback: GRPCRetryPushback,
         target: CallTarget,
         deadline: ContinuousClock.Instant,
+        cancellation: CallCancellation?,
         generator: inout SystemRandomNumberGenerator
     ) -> Duration? {
-        if Task.isCancelled || pushback == .doNotRetry || manager.isShutDown { return nil }
+        if Self.isCancelled(cancellation) || pushback == .doNotRetry || manager.isShutDown { return nil }
         // A request known not to have been processed (a refused stream, a connection that failed
         // before sending) is sent again at once, once, whatever the policy: gRPC's transparent retry.
         if error.isSafeToResend, attempt == 1 {
@@ -217,13 +294,30 @@ extension FleetEngineClient {
 
     /// One attempt on the current connection.
     private func attemptCall<Response: ProtobufMessage>(
-        _ request: CallRequest, deadline: ContinuousClock.Instant
+        _ request: CallRequest, deadline: ContinuousClock.Instant, cancellation: CallCancellation?
     ) async throws(FleetEngineError) -> (Result<Response, FleetEngineError>, GRPCRetryPushback) {
-        if Task.isCancelled { throw Self.cancelledError }
-        let connection = try await manager.connection(deadline: deadline)
+        if Self.isCancelled(cancellation) { throw Self.cancelledError }
+        let connection: HTTP2Connection
+        if let ready = manager.readyConnection() {
+            connection = ready
+        } else {
+            let manager = self.manager
+            connection = try await cancellable(cancellation) { () async throws(FleetEngineError) in
+                try await manager.connection(deadline: deadline)
+            }
+        }
         let remaining = deadline - .now
         let nioDeadline = NIODeadline.now() + TimeAmount(max(remaining, .zero))
-        let outcome = await connection.call(request, deadline: nioDeadline, cancellation: Self.cancelledError)
+        let outcome = await connection.call(
+            request, deadline: nioDeadline, cancellation: cancellation, cancelledError: Self.cancelledError)
+        return attemptResult(outcome)
+    }
+
+    /// An attempt's outcome as the call's result: its status's error, or the decoded response.
+    @inline(never)
+    private func attemptResult<Response: ProtobufMessage>(
+        _ outcome: CallAttemptOutcome
+    ) -> (Result<Response, FleetEngineError>, GRPCRetryPushback) {
         switch outcome {
         case .failed(let error):
             return (.failure(error), .absent)

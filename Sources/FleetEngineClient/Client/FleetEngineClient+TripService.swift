@@ -16,6 +16,15 @@ extension FleetEngineClient {
         try await tripCall(request, name: request.name, method: .getTrip, isRead: true, options: options)
     }
 
+    /// `GetTrip`, cancelled by `cancellation` as well as by its task (``CallCancellation``): for
+    /// callers that make many calls in one long-lived task, as the trip service's refreshes do.
+    package func getTrip(
+        _ request: GetTripRequest, options: CallOptions = CallOptions(), cancellation: CallCancellation
+    ) async throws(FleetEngineError) -> Trip {
+        try await tripCall(
+            request, name: request.name, method: .getTrip, isRead: true, options: options, cancellation: cancellation)
+    }
+
     /// `GetTrip` with the full view, by name.
     public func getTrip(named name: String, options: CallOptions = CallOptions()) async throws(FleetEngineError) -> Trip
     {
@@ -103,14 +112,15 @@ extension FleetEngineClient {
     /// A call about one named trip: the name checked locally (INVALID_ARGUMENT with a BadRequest
     /// before any traffic), the request header filled in.
     private func tripCall<Request: HeaderCarryingRequest, Response: ProtobufMessage>(
-        _ request: Request, name: String, method: GRPCMethodPath, isRead: Bool, options: CallOptions
+        _ request: Request, name: String, method: GRPCMethodPath, isRead: Bool, options: CallOptions,
+        cancellation: CallCancellation? = nil
     ) async throws(FleetEngineError) -> Response {
         let tripName = try TripName(parsing: name, field: "name")
         return try await unary(
             request.withHeader(populatedHeader(request.header)),
             target: CallTarget(
                 method: method, providerID: tripName.providerID, tripID: tripName.tripID, isRead: isRead),
-            options: options)
+            options: options, cancellation: cancellation)
     }
 
     /// The request header with this client's defaults where the caller left fields empty.

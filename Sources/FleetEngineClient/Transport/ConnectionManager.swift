@@ -63,6 +63,16 @@ final class ConnectionManager: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: Event.self)
     }
 
+    /// The ready connection when it accepts new calls, else nil: ``connection(deadline:)``'s fast
+    /// path, synchronous, so that a call on a ready connection does not allocate that async
+    /// function's frame.
+    func readyConnection() -> HTTP2Connection? {
+        shared.withLock { shared in
+            guard case .ready(let connection) = shared.state, connection.acceptsNewCalls else { return nil }
+            return connection
+        }
+    }
+
     /// A connection that accepts new calls, opening one if needed; DEADLINE_EXCEEDED when none is
     /// ready by `deadline` (so a call never waits forever, even when ``run()`` is not running), and
     /// CANCELLED when the calling task is cancelled while it waits.

@@ -63,11 +63,20 @@ final class HTTP2Connection: Sendable {
     /// is an outcome. When the calling task is cancelled the stream is reset and the outcome is
     /// `cancellation`.
     func call(
-        _ request: CallRequest, deadline: NIODeadline, cancellation: FleetEngineError
+        _ request: CallRequest, deadline: NIODeadline, cancellation: CallCancellation? = nil,
+        cancelledError: FleetEngineError
     ) async -> CallAttemptOutcome {
         let attempt = CallAttempt(request: request, deadline: deadline)
         let eventLoop = channel.eventLoop
         let table = self.table
+        let cancel: @Sendable () -> Void = {
+            eventLoop.execute { table.cancel(attempt, with: cancelledError) }
+        }
+        // Set before the attempt starts: a cancellation that came first is seen here; one that
+        // comes later cancels the attempt as the task's does (one that reaches the event loop
+        // before the start is kept by the attempt, which the start then ends at once).
+        if let cancellation, !cancellation.setHandler(cancel) { return .failed(cancelledError) }
+        defer { cancellation?.clearHandler() }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 if eventLoop.inEventLoop {
@@ -77,7 +86,7 @@ final class HTTP2Connection: Sendable {
                 }
             }
         } onCancel: {
-            eventLoop.execute { table.cancel(attempt, with: cancellation) }
+            cancel()
         }
     }
 

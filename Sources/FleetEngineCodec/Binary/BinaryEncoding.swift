@@ -2,7 +2,11 @@ import CFleetEngineProtos
 
 /// Swift values to binary: the generated conversions fill protoc-c structs, protobuf-c packs them.
 enum BinaryEncoding {
-    private static let initialArenaSize = 16 * 1024
+    /// The first arena block, on the stack: the C structs of a request take a few hundred bytes.
+    /// `withUnsafeTemporaryAllocation` keeps up to 1 KiB on the stack and takes anything larger
+    /// from the heap (16 KiB did, a malloc and free per request); a larger message's structs
+    /// continue in the arena's heap blocks.
+    private static let initialArenaSize = 1024
 
     static func encode<M: CBackedMessage>(_ message: M) -> [UInt8] {
         withUnsafeTemporaryAllocation(of: fe_arena.self, capacity: 1) { arenaBuffer in

@@ -5,37 +5,75 @@ import Logging
 import Synchronization
 
 extension TripModel {
-    /// One refresh of one following (`generation`), run as a short task by ``TripService/run()``:
+    /// One refresh of one following (`generation`), run by one of ``TripService/run()``'s workers:
     /// fetch, merge, deliver, then set the timer of the next (no task waits between refreshes, so
     /// a followed trip costs a timer, not a suspended task).
+    ///
+    /// Only the call is awaited here; what comes before and after it is synchronous and kept out of
+    /// line (``beginRefresh(generation:call:)``, ``endRefresh(_:fetched:)``), because an async
+    /// function's frame holds room for everything inlined into it and is allocated for every
+    /// refresh: with the merge and the delivery inlined it was 10 KB, each refresh a large malloc.
     func follow(generation: UInt64) async {
-        let call = CallInFlight.current()
+        guard let refresh = beginRefresh(generation: generation) else { return }
+        let fetched: Result<Trip, FleetEngineError>?
+        if let providerMismatch {
+            fetched = .failure(providerMismatch)
+        } else {
+            fetched = await fetch(refresh.request, call: refresh.call)
+        }
+        endRefresh(refresh, fetched: fetched)
+    }
+
+    /// What a refresh took from the state before its call.
+    struct RefreshStart {
+        var generation: UInt64
+        var call: CallInFlight
+        var held: Trip?
+        var heldParts: TripParts
+        var options: TripModelOptions
+        var waiters: [UInt64]
+        /// The held trip when it was fetched with the view asked for now, else nil.
+        var base: Trip?
+        var request: GetTripRequest
+        var started: ContinuousClock.Instant
+    }
+
+    /// Registers a refresh of `generation` as running, and the request to send; nil when that
+    /// following is over.
+    @inline(never)
+    private func beginRefresh(generation: UInt64) -> RefreshStart? {
+        let call = CallInFlight()
         guard
             let (held, heldParts, options, waiters, heldView) = state.withLock({
                 state -> (Trip?, TripParts, TripModelOptions, [UInt64], TripView?)? in
                 guard state.isCurrent(generation) else { return nil }
                 state.refreshesRunning += 1
-                if let call { state.callsInFlight.append(call) }
+                state.callsInFlight.append(call)
                 state.refreshBegan(at: .now)
                 return (state.trip, state.parts, state.options, state.serveWaiters(), state.heldView)
             })
-        else { return }
-        defer { refreshEnded() }
+        else { return nil }
         let started = ContinuousClock.now
         // Versions held under another view do not vouch for what this view shows: fetch it whole.
         let base = heldView == options.view ? held : nil
         let request = IncrementalTripFetch.request(name: name, holding: base, view: options.view)
-        let fetched: Result<Trip, FleetEngineError>?
-        if let providerMismatch {
-            fetched = .failure(providerMismatch)
-        } else {
-            fetched = await fetch(request)
-        }
+        return RefreshStart(
+            generation: generation, call: call, held: held, heldParts: heldParts, options: options,
+            waiters: waiters, base: base, request: request, started: started)
+    }
+
+    /// The rest of a refresh once its call returned (`fetched` is nil when it was cancelled):
+    /// merge, record, deliver, and set the next refresh.
+    @inline(never)
+    private func endRefresh(_ refresh: RefreshStart, fetched: Result<Trip, FleetEngineError>?) {
+        let generation = refresh.generation
+        defer { refreshEnded() }
         // Taken out under the lock that the end of following takes it out under: once out, that
-        // end no longer cancels this task, which may be delivering to subscribers by then.
-        if let call { state.withLock { $0.callsInFlight.removeAll { $0.isSame(as: call) } } }
-        guard let outcome = fetched, !Task.isCancelled else {
-            resumeWaiters(waiters)
+        // end no longer cancels it, and this refresh may be delivering to subscribers.
+        let call = refresh.call
+        state.withLock { $0.callsInFlight.removeAll { $0.isSame(as: call) } }
+        guard let outcome = fetched, !call.isCancelled, !Task.isCancelled else {
+            resumeWaiters(refresh.waiters)
             return
         }
         switch outcome {
@@ -48,13 +86,15 @@ extension TripModel {
         // The next refresh is counted from when this one began, or, after a failure, from when the
         // failure arrived: a failure that took the client's retries to come (seconds, longer than
         // the interval maybe) must not make the next refresh due at once.
-        var from = started
+        var from = refresh.started
         var failure: FailureWait?
         let delivery: Delivery?
         switch outcome {
         case .success(let response):
-            let trip = IncrementalTripFetch.merge(response, answering: request, into: base)
-            delivery = record(trip, comparedWith: held, heldParts, view: options.view, generation: generation)
+            let trip = IncrementalTripFetch.merge(response, answering: refresh.request, into: refresh.base)
+            delivery = record(
+                trip, comparedWith: refresh.held, refresh.heldParts, view: refresh.options.view,
+                generation: generation)
         case .failure(let error):
             logger.debug("refreshing a trip failed", metadata: ["trip": "\(name)", "code": "\(error.code)"])
             if let asked = error.retryDelay, asked > Self.maximumServerDelay {
@@ -78,7 +118,7 @@ extension TripModel {
             }
         }
         delivery?.perform(from: self)
-        resumeWaiters(waiters)
+        resumeWaiters(refresh.waiters)
         guard let delivery, !delivery.ended else { return }
         scheduleNext(generation: generation, from: from, after: failure)
     }
@@ -92,17 +132,18 @@ extension TripModel {
     }
 
     /// Asks for the trip. When following ends before the answer (the last listener left, the
-    /// service stopped), the refresh's task is cancelled (``CallInFlight``), and with it the call and
-    /// the client's retries still to come, as in the Consumer SDK fetching stops when nobody
-    /// listens; this then returns nil.
-    private func fetch(_ request: GetTripRequest) async -> Result<Trip, FleetEngineError>? {
+    /// service stopped), `call` is cancelled (``CallInFlight``), and with it the call and the
+    /// client's retries still to come, as in the Consumer SDK fetching stops when nobody listens;
+    /// this then returns nil. The worker's task being cancelled (``TripService/run()`` cancelled)
+    /// stops the call too.
+    private func fetch(_ request: GetTripRequest, call: CallInFlight) async -> Result<Trip, FleetEngineError>? {
         let result: Result<Trip, FleetEngineError>
         do throws(FleetEngineError) {
-            result = .success(try await client.getTrip(request))
+            result = .success(try await client.getTrip(request, cancellation: call.cancellation))
         } catch {
             result = .failure(error)
         }
-        return Task.isCancelled ? nil : result
+        return call.isCancelled || Task.isCancelled ? nil : result
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following

@@ -102,6 +102,9 @@ public final class TripService: Sendable, Service {
     /// How many refreshes are due and wait for their turn within the budget.
     public var waitingRefreshCount: Int { admission.waitingCount }
 
+    /// The worker tasks that run the refreshes, busy or idle (for tests).
+    var refreshWorkerCount: Int { starts.workerCount }
+
     /// The model of the trip `name`: a full name (`providers/{provider_id}/trips/{trip_id}`) or a
     /// trip id of this service's provider. The same instance for the same trip every time.
     ///
@@ -170,9 +173,17 @@ public final class TripService: Sendable, Service {
             // thread.
             await withTaskExecutorPreference(refreshExecutor) {
                 await withDiscardingTaskGroup { group in
-                    for await start in starts.stream {
-                        group.addTask { await start.model.follow(generation: start.generation) }
+                    // Refreshes run in workers, one after another (``RefreshStarts``), not in a
+                    // task each; a worker is added when a start finds none idle.
+                    for await _ in starts.workerRequests {
+                        group.addTask {
+                            while let start = await self.starts.next() {
+                                await start.model.follow(generation: start.generation)
+                            }
+                        }
                     }
+                    // Cancelled, or stopped: the idle workers end, the busy ones after their refresh.
+                    starts.close()
                 }
             }
         } onGracefulShutdown: {
@@ -188,7 +199,7 @@ public final class TripService: Sendable, Service {
     }
 
     private func stopAll() {
-        _ = starts.close()
+        starts.close()
         let all = models.withLock { Array($0.values) }
         for model in all { model.stop() }
     }

@@ -26,6 +26,8 @@ import Synchronization
 /// executor (`refreshExecutor: globalConcurrentExecutor`): each refresh then hands off between
 /// threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
+/// Refreshes have no task each: they run one after another in worker tasks that ``run()`` adds
+/// as refreshes come due together, up to 1,024 at once (past that, due refreshes wait in order).
 ///
 /// The trips share a budget of calls per minute (``RequestBudget``; by default Fleet Engine's
 /// default quota, 9,000): when they ask for more, their refreshes are spread within it and every

@@ -24,7 +24,7 @@ import Synchronization
 /// carries every call of the client: a subscriber that blocks or works long holds up all of them.
 /// When subscribers (or ``TripProgressMonitor`` listeners) may block, run the refreshes on another
 /// executor (`refreshExecutor: globalConcurrentExecutor`): each refresh then hands off between
-/// threads (at 10,000 trips every 5 s, no CPU difference measured, ~300 B more per trip:
+/// threads (at 10,000 trips every 5 s, 5–14 % more CPU measured, and no more memory:
 /// BENCHMARKS.md). An ``TripModel/updates`` consumer runs where its own task runs either way.
 /// Refreshes have no task each: they run one after another in worker tasks that ``run()`` adds
 /// as refreshes come due together, up to 1,024 at once (past that, due refreshes wait in order).

@@ -68,6 +68,13 @@ struct ArgumentValidationTests {
         #expect(report.exitCode == 64)
     }
 
+    @Test("--max-decoded-size must be a positive number of bytes", arguments: ["0", "-5"])
+    func nonPositiveDecodedSize(size: String) throws {
+        let report = try Self.rejection(["decode", "--type", Samples.tripType, "--max-decoded-size=\(size)"])
+        #expect(report.message == "--max-decoded-size must be a positive number of bytes, not \(size)")
+        #expect(report.exitCode == 64)
+    }
+
     @Test("--encoding refuses compressions this tool does not implement")
     func unsupportedEncoding() throws {
         let report = try Self.rejection(["encode", "--type", Samples.tripType, "--grpc-frames", "--encoding", "snappy"])

@@ -50,6 +50,14 @@ struct DecodeCommand: AsyncParsableCommand {
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     init() {}
 
+    /// Refuses a decoded-size limit that not even an empty message meets, rather than reporting
+    /// every message as too large for it.
+    func validate() throws {
+        guard maxDecodedSize > 0 else {
+            throw ValidationError("--max-decoded-size must be a positive number of bytes, not \(maxDecodedSize)")
+        }
+    }
+
     /// The library type that does this command's work, configured from its arguments.
     func makeDecoder() throws -> MessageDecoder {
         MessageDecoder(

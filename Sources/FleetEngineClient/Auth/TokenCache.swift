@@ -155,11 +155,9 @@ final class TokenCache: Sendable {
     func token(
         for request: TokenRequest, refused: String? = nil, deadline: ContinuousClock.Instant
     ) async throws -> Issued {
+        if let kept = keptToken(for: request, refused: refused) { return kept }
         let key = Key(method: request.method, providerID: request.providerID, tripID: request.tripID)
         let wanted = Wanted(isRefresh: request.isRefresh, refused: refused)
-        if let cached = entries.withLock({ $0.tokens[key] }), wanted.accepts(cached, at: .now) {
-            return cached.issued
-        }
         let fetchKey = FetchKey(key: key, isRefresh: request.isRefresh)
         return try await withThrowingTaskGroup(of: Issued?.self) { group in
             group.addTask { try await self.wait(for: fetchKey, wanted: wanted, request: request) }

@@ -76,7 +76,7 @@ extension FleetEngineClient {
     /// One unary call: token, headers, attempts with retries within the deadline, decoding.
     ///
     /// Only the waits are here (the token, the attempt, the pause before a retry); the rest is done
-    /// by synchronous functions kept out of line (``startUnary(_:target:options:)``,
+    /// by synchronous functions kept out of line (``startUnary(_:target:options:cancellation:)``,
     /// ``attemptRequest(_:target:token:options:)``, ``afterFailure(_:pushback:target:state:)``).
     /// An async function's frame is allocated for every call and holds room for all that is inlined
     /// into it: written as one function, this one's was 14 KB, a large malloc per call.

@@ -83,12 +83,11 @@ final class ConnectionManager: Sendable {
             case fail(FleetEngineError)
         }
         // Fast path: the ready connection, without suspending.
-        let (fast, waiterID): (HTTP2Connection?, Int) = shared.withLock { shared in
-            if case .ready(let connection) = shared.state, connection.acceptsNewCalls { return (connection, 0) }
+        if let ready = readyConnection() { return ready }
+        let waiterID = shared.withLock { shared in
             shared.nextWaiterID += 1
-            return (nil, shared.nextWaiterID)
+            return shared.nextWaiterID
         }
-        if let fast { return fast }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation {

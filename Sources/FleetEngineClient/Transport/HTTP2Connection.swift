@@ -60,8 +60,8 @@ final class HTTP2Connection: Sendable {
     var closeReason: (any Error)? { status.closeReason }
 
     /// Runs one attempt of a unary call on a new stream and returns how it ended; every failure
-    /// is an outcome. When the calling task is cancelled the stream is reset and the outcome is
-    /// `cancellation`.
+    /// is an outcome. When the calling task is cancelled, or `cancellation` is, the stream is reset
+    /// and the outcome is `cancelledError`.
     func call(
         _ request: CallRequest, deadline: NIODeadline, cancellation: CallCancellation? = nil,
         cancelledError: FleetEngineError

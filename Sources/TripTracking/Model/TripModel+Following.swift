@@ -10,12 +10,12 @@ extension TripModel {
     /// a followed trip costs a timer, not a suspended task).
     ///
     /// Only the call is awaited here; what comes before and after it is synchronous and kept out of
-    /// line (``beginRefresh(generation:call:)``, ``endRefresh(_:fetched:)``), because an async
+    /// line (``beginRefresh(generation:)``, ``endRefresh(_:fetched:)``), because an async
     /// function's frame holds room for everything inlined into it and is allocated for every
     /// refresh: with the merge and the delivery inlined it was 10 KB, each refresh a large malloc.
     func follow(generation: UInt64) async {
         guard let refresh = beginRefresh(generation: generation) else { return }
-        let fetched: Result<Trip, FleetEngineError>?
+        let fetched: Result<Trip, FleetEngineError>
         if let providerMismatch {
             fetched = .failure(providerMismatch)
         } else {
@@ -62,17 +62,17 @@ extension TripModel {
             waiters: waiters, base: base, request: request, started: started)
     }
 
-    /// The rest of a refresh once its call returned (`fetched` is nil when it was cancelled):
-    /// merge, record, deliver, and set the next refresh.
+    /// The rest of a refresh once its call returned: merge, record, deliver, and set the next
+    /// refresh; nothing but the bookkeeping when the call was cancelled.
     @inline(never)
-    private func endRefresh(_ refresh: RefreshStart, fetched: Result<Trip, FleetEngineError>?) {
+    private func endRefresh(_ refresh: RefreshStart, fetched outcome: Result<Trip, FleetEngineError>) {
         let generation = refresh.generation
         defer { refreshEnded() }
         // Taken out under the lock that the end of following takes it out under: once out, that
         // end no longer cancels it, and this refresh may be delivering to subscribers.
         let call = refresh.call
         state.withLock { $0.callsInFlight.removeAll { $0.isSame(as: call) } }
-        guard let outcome = fetched, !call.isCancelled, !Task.isCancelled else {
+        guard !call.isCancelled, !Task.isCancelled else {
             resumeWaiters(refresh.waiters)
             return
         }
@@ -134,16 +134,13 @@ extension TripModel {
     /// Asks for the trip. When following ends before the answer (the last listener left, the
     /// service stopped), `call` is cancelled (``CallInFlight``), and with it the call and the
     /// client's retries still to come, as in the Consumer SDK fetching stops when nobody listens;
-    /// this then returns nil. The worker's task being cancelled (``TripService/run()`` cancelled)
-    /// stops the call too.
-    private func fetch(_ request: GetTripRequest, call: CallInFlight) async -> Result<Trip, FleetEngineError>? {
-        let result: Result<Trip, FleetEngineError>
+    /// the worker's task being cancelled (``TripService/run()`` cancelled) stops the call too.
+    private func fetch(_ request: GetTripRequest, call: CallInFlight) async -> Result<Trip, FleetEngineError> {
         do throws(FleetEngineError) {
-            result = .success(try await client.getTrip(request, cancellation: call.cancellation))
+            return .success(try await client.getTrip(request, cancellation: call.cancellation))
         } catch {
-            result = .failure(error)
+            return .failure(error)
         }
-        return call.isCancelled || Task.isCancelled ? nil : result
     }
 
     /// Stores a refreshed trip and returns its events (none when nothing changed); ends following

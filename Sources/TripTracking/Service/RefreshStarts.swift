@@ -65,43 +65,43 @@ final class RefreshStarts: Sendable {
         }
     }
 
+    /// What a worker asking for work gets now.
+    private enum Taken {
+        case start(Start)
+        /// The worker ends: the service stopped, or enough others wait.
+        case end
+        case wait
+    }
+
     /// The next start for a worker, waiting for one; nil when the worker should end (the service
     /// stopped, or enough others wait).
     func next() async -> Start? {
-        enum Taken {
-            case start(Start)
-            case end
-            case wait
-        }
-        let taken = state.withLock { state -> Taken in
-            if let start = state.queue.popFirst() { return .start(start) }
-            if state.closed || state.idle.count >= Self.maximumIdleWorkers {
-                state.workers -= 1
-                return .end
-            }
-            return .wait
-        }
-        switch taken {
+        switch state.withLock({ Self.take(&$0) }) {
         case .start(let start): return start
         case .end: return nil
         case .wait: break
         }
         return await withUnsafeContinuation { continuation in
-            let now = state.withLock { state -> Taken in
-                if let start = state.queue.popFirst() { return .start(start) }
-                if state.closed {
-                    state.workers -= 1
-                    return .end
-                }
-                state.idle.append(continuation)
-                return .wait
+            // Looked at again under the lock a start takes: one queued meanwhile is taken here.
+            let taken = state.withLock { state -> Taken in
+                let taken = Self.take(&state)
+                if case .wait = taken { state.idle.append(continuation) }
+                return taken
             }
-            switch now {
+            switch taken {
             case .start(let start): continuation.resume(returning: start)
             case .end: continuation.resume(returning: nil)
             case .wait: break
             }
         }
+    }
+
+    /// The queued start first, else the end of the worker, else a wait.
+    private static func take(_ state: inout State) -> Taken {
+        if let start = state.queue.popFirst() { return .start(start) }
+        guard state.closed || state.idle.count >= maximumIdleWorkers else { return .wait }
+        state.workers -= 1
+        return .end
     }
 
     /// Refuses further starts, drops the queued ones and ends the idle workers; returns false when

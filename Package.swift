@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FleetEngineEmulator", targets: ["FleetEngineEmulator"]),
         .library(name: "FleetEngineCapture", targets: ["FleetEngineCapture"]),
         .library(name: "TripTracking", targets: ["TripTracking"]),
+        .library(name: "JourneySharing", targets: ["JourneySharing"]),
         // The protoc-c structs and functions, for benchmarks that call protobuf-c directly.
         .library(name: "CFleetEngineProtos", targets: ["CFleetEngineProtos"]),
         // Two small modules with no public API, products only so that FuzzTesting can drive them through
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         .systemLibrary(
@@ -136,6 +138,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Followed trips as live web pages (journey sharing): the only module that builds an HTTP server.
+        .target(
+            name: "JourneySharing",
+            dependencies: [
+                "TripTracking", "FleetEngineCodec", "FleetEngineStatus",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Assets")]
+        ),
         // The readers of the command's input (base64, hex, gRPC-framed streams) and the error its
         // commands fail with.
         .target(name: "FleetTripsInput", dependencies: ["FleetEngineCodec", "FleetEngineStatus", "FleetEngineWire"]),
@@ -151,7 +165,10 @@ let package = Package(
                 "FleetEngineWire",
                 "FleetEngineEmulator",
                 "FleetEngineClient",
+                "JourneySharing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -267,6 +284,18 @@ let package = Package(
                 "FleetEngineCodec",
                 "FleetEngineWire", "FleetEngineTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "JourneySharingTests",
+            dependencies: [
+                "JourneySharing", "TripTracking", "FleetEngineClient", "FleetEngineCodec", "FleetEngineEmulator",
+                "FleetEngineStatus", "FleetEngineTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -239,7 +239,7 @@ package struct JSONWriter {
     }
 
     /// A `double` in Python's `repr` form, the shortest text that reads back the same value.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         JSONFloatText.append(value, to: &bytes)
         needsComma = true
     }

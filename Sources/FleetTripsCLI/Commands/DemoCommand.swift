@@ -14,7 +14,8 @@ struct DemoCommand: TripServiceCommand {
         discussion: """
             The emulator listens on 127.0.0.1 (a free port); the trip's vehicle drives to the pickup, waits, and \
             drives to the dropoff, SPEED times faster than real time. Events are printed for people, or as the \
-            JSON lines of `fleettrips follow` with --json-lines.
+            JSON lines of `fleettrips follow` with --json-lines. With --web, the trip's live page is served \
+            instead (its URL on standard error), and the demo goes on after the trip ends, until SIGINT or SIGTERM.
             """
     )
 
@@ -38,6 +39,9 @@ struct DemoCommand: TripServiceCommand {
     @Flag(help: "Print the JSON lines of `fleettrips follow` instead of text.")
     var jsonLines = false
 
+    /// `--web` and its options.
+    @OptionGroup(title: "Web pages") var webOptions: WebOptions
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     init() {}
 
@@ -48,6 +52,10 @@ struct DemoCommand: TripServiceCommand {
         }
         guard interval > 0, interval.isFinite, interval <= 60 else {
             throw ValidationError("--interval must be a positive number of seconds, at most 60")
+        }
+        if webOptions.web != nil, progress || jsonLines {
+            throw ValidationError(
+                "--web serves pages instead of printing events: leave out --progress and --json-lines")
         }
     }
 
@@ -67,6 +75,18 @@ struct DemoCommand: TripServiceCommand {
         try await group.run(stoppingAfterBody: true) {
             let names = try emulator.simulate(providerID: provider, count: 1, seed: seed, speed: speed)
             let port = try await emulator.listeningPort()
+            if let (host, webPort) = try webOptions.address() {
+                try errorOutput.write(Array("emulator: 127.0.0.1:\(port)\n".utf8))
+                let serving = TripPagesServing(
+                    names: names, providerID: provider, interval: .seconds(interval), host: host, port: webPort,
+                    options: try webOptions.pagesOptions(), shareExpiry: .seconds(webOptions.shareExpiry))
+                let session = TripServiceSession(
+                    configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: false)
+                try await session.run(errorOutput: &errorOutput) { client, notices in
+                    try await serving.run(client: client, errorOutput: &notices, relay: followingShutdown)
+                }
+                return
+            }
             let header = "following \(names.joined(separator: ", ")) on the emulator at 127.0.0.1:\(port)\n"
             if !jsonLines { try output.write(Array(header.utf8)) }
             let following = TripFollowing(

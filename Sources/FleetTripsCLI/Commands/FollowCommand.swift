@@ -17,7 +17,8 @@ struct FollowCommand: TripServiceCommand {
             activeRouteTraffic, or updateFailed (with "error": "code", "name", "family", "message", ...). A failed \
             refresh does not end following; the command exits 0 once every trip is COMPLETE or CANCELED, and as \
             below when following ends otherwise (the client cannot be made, or the output is read too slowly: \
-            RESOURCE_EXHAUSTED, 72). A trip holding fields the schema does not define, which its "message" cannot \
+            RESOURCE_EXHAUSTED, 72). With --web, live pages of the trips are served instead (a list, and a map \
+            per trip, followed while a page of theirs is open) until SIGINT or SIGTERM. A trip holding fields the schema does not define, which its "message" cannot \
             show, gets a "note:" line on standard error (again only when they change).
 
             \(TripServiceHelp.commonDiscussion)
@@ -60,6 +61,9 @@ struct FollowCommand: TripServiceCommand {
     /// `--endpoint`, the token, `--deadline`, `--json`.
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
+    /// `--web` and its options.
+    @OptionGroup(title: "Web pages") var webOptions: WebOptions
+
     /// Arguments at their defaults; ArgumentParser sets them while parsing.
     init() {}
 
@@ -72,6 +76,9 @@ struct FollowCommand: TripServiceCommand {
         }
         _ = try providerID()
         _ = try requestBudget()
+        if webOptions.web != nil, progress || human {
+            throw ValidationError("--web serves pages instead of printing events: leave out --progress and --human")
+        }
     }
 
     /// The budget `--max-calls-per-minute` gives.
@@ -115,6 +122,16 @@ struct FollowCommand: TripServiceCommand {
     ///   reader is gone, as after `| head -1`): the tool's own failure, not a status of Fleet
     ///   Engine's. With `--json` it is reported on `errorOutput` as one JSON object instead.
     func run(output: inout some ByteSink, errorOutput: inout some ByteSink) async throws {
+        if let (host, port) = try webOptions.address() {
+            let serving = TripPagesServing(
+                names: names, providerID: try providerID(), interval: .seconds(interval),
+                requestBudget: try requestBudget(), host: host, port: port, options: try webOptions.pagesOptions(),
+                shareExpiry: .seconds(webOptions.shareExpiry))
+            try await connection.session().run(errorOutput: &errorOutput) { client, notices in
+                try await serving.run(client: client, errorOutput: &notices)
+            }
+            return
+        }
         let following = TripFollowing(
             names: names, providerID: try providerID(), interval: .seconds(interval),
             format: human ? .human : .json, progress: progress, requestBudget: try requestBudget())

@@ -6,13 +6,14 @@ import TripTracking
 /// following left running would retry the stopped emulator for ever.
 ///
 /// A service of the group that waits for the graceful shutdown and then shuts down the
-/// `TripService` the demo follows with, which ends its trips' events. The `TripService` is made only
-/// once the client is, after the group started, so it is handed over when it exists; one handed
-/// over after the shutdown is shut down at once.
+/// `TripService` the demo follows with, which ends its trips' events, or the service group that
+/// serves its pages (a process's signals reach one group only). What to shut down is made only once
+/// the client is, after the group started, so it is handed over when it exists; one handed over
+/// after the shutdown is shut down at once.
 final class FollowingShutdown: Service, Sendable {
     private struct State {
         var isShuttingDown = false
-        var service: TripService?
+        var shutDown: (@Sendable () async -> Void)?
     }
 
     private let state = Mutex(State())
@@ -23,11 +24,11 @@ final class FollowingShutdown: Service, Sendable {
     /// Waits for the group's graceful shutdown, then shuts the following down.
     func run() async throws {
         try await gracefulShutdown()
-        let service = state.withLock { state in
+        let shutDown = state.withLock { state in
             state.isShuttingDown = true
-            return state.service
+            return state.shutDown
         }
-        service?.beginGracefulShutdown()
+        await shutDown?()
     }
 
     /// Whether the group has begun its graceful shutdown (a signal, or the demo's end), so that a
@@ -36,10 +37,20 @@ final class FollowingShutdown: Service, Sendable {
 
     /// Hands over the `TripService` to shut down with the group.
     func follow(_ service: TripService) {
-        let isShuttingDown = state.withLock { state in
-            state.service = service
+        if hand({ service.beginGracefulShutdown() }) { service.beginGracefulShutdown() }
+    }
+
+    /// Hands over a service group (the pages') to shut down gracefully with this one.
+    func relay(to group: ServiceGroup) async {
+        if hand({ await group.triggerGracefulShutdown() }) { await group.triggerGracefulShutdown() }
+    }
+
+    /// Keeps `shutDown` for the group's shutdown; true when that has begun already, and the caller
+    /// must shut down at once.
+    private func hand(_ shutDown: @escaping @Sendable () async -> Void) -> Bool {
+        state.withLock { state in
+            state.shutDown = shutDown
             return state.isShuttingDown
         }
-        if isShuttingDown { service.beginGracefulShutdown() }
     }
 }

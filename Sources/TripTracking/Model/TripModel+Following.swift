@@ -48,6 +48,7 @@ extension TripModel {
                 state -> (Trip?, TripParts, TripModelOptions, [UInt64], TripView?)? in
                 guard state.isCurrent(generation) else { return nil }
                 state.refreshesRunning += 1
+                state.refreshCount += 1
                 state.callsInFlight.append(call)
                 state.refreshBegan(at: .now)
                 return (state.trip, state.parts, state.options, state.serveWaiters(), state.heldView)

@@ -38,6 +38,8 @@ extension TripModel {
         var refreshInterval: Duration?
         /// The refreshes under way (one, or one of an earlier following still finishing too).
         var refreshesRunning = 0
+        /// The refreshes begun over every following (``TripModel/refreshCount``).
+        var refreshCount = 0
         /// How following ended, for the last refresh under way to tell the subscribers after its
         /// own callbacks, when following stopped while it ran.
         var pendingEnd: TripModelState?

@@ -97,6 +97,13 @@ public final class TripModel: Sendable {
         state.withLock { $0.refreshInterval }
     }
 
+    /// How many refreshes this model has begun, over all its followings: each asks the server once
+    /// (the client's own retries aside), whoever listens and however many do. A refresh that fails
+    /// without asking (a trip of another provider) counts too.
+    public var refreshCount: Int {
+        state.withLock { $0.refreshCount }
+    }
+
     /// The trip id: the last component of ``name``.
     public var tripID: String { Self.tripID(of: name) }
 

@@ -16,7 +16,10 @@
 #    (Scripts/check-tls-captures.py);
 # 8. many parallel 4 MiB requests, with the limits a user gets and with tighter ones, keep the
 #    emulator's memory under 300 MiB (Scripts/check-emulator-hostile-clients.py);
-# 9. the grpcio TripService the client tests run against behaves as its fixtures say.
+# 9. the grpcio TripService the client tests run against behaves as its fixtures say;
+# 10. the journey sharing pages of `fleettrips demo --web`, opened in headless Chromium, draw the
+#     trip's route, move its vehicle, follow it to COMPLETE, share one following between two tabs,
+#     and log no console error (Scripts/check-trip-page-in-browser.py).
 #
 # Everything builds with warnings as errors, as CI requires; further arguments go to `swift build`
 # and `swift test`.
@@ -41,3 +44,4 @@ swift build --product fleettrips "$@"
 "$python" Scripts/check-emulator-with-google-client.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-emulator-hostile-clients.py "$(swift build --show-bin-path "$@")/fleettrips"
 "$python" Scripts/check-grpcio-trip-server.py
+"$python" Scripts/check-trip-page-in-browser.py "$(swift build --show-bin-path "$@")/fleettrips"

@@ -80,7 +80,7 @@ struct WebOptions: ParsableArguments, Sendable {
         }
         let separator =
             web.hasPrefix("[") ? web.range(of: "]:")?.upperBound : web.lastIndex(of: ":").map(web.index(after:))
-        guard let separator, separator < web.endIndex || web.hasSuffix(":") else {
+        guard let separator else {
             throw ValidationError("--web '\(web)' has no port; give [host:]port, e.g. 127.0.0.1:8080")
         }
         let portText = web[separator...]
@@ -89,10 +89,15 @@ struct WebOptions: ParsableArguments, Sendable {
         else {
             throw ValidationError("--web '\(web)': the port must be 0 to 65535")
         }
-        // The host is checked as --endpoint's is.
-        let hostAndColon = web[..<separator]
-        let endpoint = try ClientConfiguration.Endpoint.parsingArgument(hostAndColon + "1", option: "--web")
-        return (endpoint.host, port)
+        // The host is checked as --endpoint's is, with a port it takes (it refuses 0), and the
+        // errors name what was given.
+        let checked = String(web[..<separator]) + "1"
+        do {
+            let endpoint = try ClientConfiguration.Endpoint.parsingArgument(checked, option: "--web")
+            return (endpoint.host, port)
+        } catch {
+            throw ValidationError(error.message.replacing("'\(checked)'", with: "'\(web)'"))
+        }
     }
 
     /// The pages' options: the tiles, who may look, and the share-link signer.

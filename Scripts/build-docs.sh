@@ -22,6 +22,7 @@ targets=(
     FleetEngineClient
     FleetEngineCapture
     TripTracking
+    JourneySharing
     FleetEngineEmulator
 )
 

@@ -9,7 +9,7 @@ public import TripTracking
 /// traffic, waypoints and vehicle and updates as the trip changes, and a list of the trips.
 ///
 /// Each trip page is a journey sharing session, as in the Consumer SDK: the first page open on a
-/// trip makes its ``TripModel`` followed, the last one closing makes it idle (no more refreshes),
+/// trip makes its `TripModel` followed, the last one closing makes it idle (no more refreshes),
 /// and however many pages show a trip, they share one model, one refresh per interval, and one
 /// message per change, pushed to the browsers as Server-Sent Events. A page that reconnects gets
 /// the trip's current state at once.

@@ -24,7 +24,7 @@ public import TripTracking
 /// ```
 ///
 /// The paths, under where the routes are mounted: the list (`/`), its JSON (`api/trips`) and
-/// stream (`events`); a trip's page (`trips/{trip id}`) and stream (`trips/{trip id}/events`);
+/// stream (`events`); a listed trip's page (`trips/{trip id}`) and stream (`trips/{trip id}/events`);
 /// a share link's page (`shared/{token}`) and stream; the page's files (`assets/{name}`).
 /// The list and the trip pages are for this machine (loopback peers) unless
 /// ``TripPagesOptions/servesRemoteViewers``; a share link (``shareToken(for:expiresAt:)``) opens
@@ -52,10 +52,19 @@ public final class TripPages: Sendable, Service {
     }
 
     /// Shows trips on the list page, in order (full names, or trip ids of the service's provider);
-    /// a trip listed already keeps its place. Listing follows nothing: a trip is followed while a
-    /// page of it is open, and the list page asks once for the status of a trip nobody has fetched.
+    /// a trip listed already keeps its place. Only listed trips have pages by their id (others get
+    /// 404), so nobody can make the service follow a trip it does not show. Listing follows
+    /// nothing: a trip is followed while a page of it is open, and the list page asks once for the
+    /// status of a trip nobody has fetched.
     public func list(_ names: [String]) {
         directory.list(names)
+    }
+
+    /// Takes trips off the list (their pages by id then answer 404; pages open on them stay open
+    /// until they close), so that a service that shows a stream of trips keeps only the current
+    /// ones. Share links to them still open their pages.
+    public func unlist(_ names: [String]) {
+        directory.unlist(names)
     }
 
     /// The full names of the listed trips, in order.

@@ -37,6 +37,7 @@ struct PageRoutesTests {
     @Test("a trip page names its stream, the trip and no tiles; text from the URL is escaped")
     func tripPage() async throws {
         try await withPages { harness in
+            harness.pages.list(["t-9", "<b>\"x'"])
             try await withServedPages(harness) { port in
                 let page = try await PageClient.get(port: port, "/trips/t-9")
                 #expect(page.status == 200)
@@ -53,6 +54,25 @@ struct PageRoutesTests {
                 let slashed = try await PageClient.get(port: port, "/trips/a%2Fb")
                 #expect(slashed.status == 404)
             }
+        }
+    }
+
+    @Test("a trip that is not listed has no page and no stream, and asking follows nothing; unlisting takes one away")
+    func unlistedTrips() async throws {
+        try await withPages { harness in
+            try harness.addMovingTrip("hidden")
+            harness.pages.list(["hidden"])
+            harness.pages.unlist(["providers/\(PagesHarness.provider)/trips/hidden"])
+            #expect(harness.pages.listedTrips.isEmpty)
+            try await withServedPages(harness) { port in
+                for path in ["/trips/hidden", "/trips/hidden/events", "/trips/other", "/trips/other/events"] {
+                    let response = try await PageClient.get(port: port, path)
+                    #expect(response.status == 404, "\(path)")
+                    #expect(response.body.contains("This server shows no trip of that name."))
+                }
+            }
+            #expect(harness.service.followedTripCount == 0)
+            #expect(harness.service.tripModel(for: "hidden").refreshCount == 0)
         }
     }
 
@@ -78,6 +98,7 @@ struct PageRoutesTests {
     func liveStream() async throws {
         try await withPages { harness in
             try harness.addMovingTrip("live")
+            harness.pages.list(["live"])
             let model = harness.service.tripModel(for: "live")
             try await withServedPages(harness) { port in
                 try await PageClient.stream(port: port, "/trips/live/events") { status, headers, body in
@@ -103,6 +124,7 @@ struct PageRoutesTests {
     func endedStream() async throws {
         try await withPages { harness in
             try harness.addMovingTrip("done", endsAt: 0, final: .canceled)
+            harness.pages.list(["done"])
             try await withServedPages(harness) { port in
                 let response = try await PageClient.get(port: port, "/trips/done/events")
                 var events = EventStreamReader()

@@ -8,6 +8,8 @@ extension TripPages {
     /// changes is one message.
     static let listCoalescing = Duration.milliseconds(500)
 
+    static let noSuchTrip = "This server shows no trip of that name."
+
     func listPage(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
         directory.peekAtListed()
@@ -40,7 +42,7 @@ extension TripPages {
 
     func tripPage(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
-        guard let id = Self.parameter("id", context) else { return notFound("No trip is named here.") }
+        guard let id = Self.parameter("id", context), directory.isListed(id) else { return notFound(Self.noSuchTrip) }
         let name = directory.fullName(of: id)
         let base = Self.base(of: request, dropping: 2)
         return tripPageResponse(
@@ -49,7 +51,7 @@ extension TripPages {
 
     func tripEvents(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
-        guard let id = Self.parameter("id", context) else { return notFound("No trip is named here.") }
+        guard let id = Self.parameter("id", context), directory.isListed(id) else { return notFound(Self.noSuchTrip) }
         let messages = directory.session(for: id).openViewer()
         return eventStream(request) { writer in
             for await message in messages { try await writer.write(message) }

@@ -30,9 +30,29 @@ final class TripDirectory: Sendable {
         self.viewerBufferLimit = viewerBufferLimit
     }
 
-    /// The full name of `name`, a full name or a trip id of the service's provider.
+    /// The full name of `name`, a full name or a trip id of the service's provider, as the service
+    /// reads it (without making a model for it).
     func fullName(of name: String) -> String {
-        service.tripModel(for: name).name
+        name.contains("/") ? name : "providers/\(service.providerID)/trips/\(name)"
+    }
+
+    /// Whether the list shows the trip `name` (a full name or a trip id).
+    func isListed(_ name: String) -> Bool {
+        let fullName = fullName(of: name)
+        return state.withLock { $0.listedNames.contains(fullName) }
+    }
+
+    /// Takes trips off the list; a trip nobody views lets its session go.
+    func unlist(_ names: [String]) {
+        let fullNames = Set(names.map(fullName(of:)))
+        state.withLock { state in
+            state.listed.removeAll { fullNames.contains($0) }
+            state.listedNames.subtract(fullNames)
+            for name in fullNames {
+                if let session = state.sessions[name], session.viewerCount == 0 { state.sessions[name] = nil }
+            }
+        }
+        notifyWatchers()
     }
 
     /// Adds trips to the list page, in order; a trip listed already keeps its place.

@@ -459,7 +459,7 @@ def main():
     parser.add_argument("--interval", type=float, default=0.5, help="the demo's --interval")
     parser.add_argument("--window", type=float, default=4.0, help="seconds the second viewer stays open")
     parser.add_argument("--keep-screenshots", metavar="DIR", help="write the screenshots here and keep them")
-    # A stand-in for `fleettrips` (a mock server, while the real one is written); gets `demo --web ...`.
+    # A stand-in for `fleettrips` (for trying the check against another server); gets `demo --web ...`.
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     command = shlex.split(args.command) if args.command else [args.binary]

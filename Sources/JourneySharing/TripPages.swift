@@ -32,6 +32,10 @@ public import TripTracking
 ///
 /// The map is drawn by the page's own script from the trip's coordinates, with no map service;
 /// ``TripPagesOptions/tileURLTemplate`` adds tiles under it.
+///
+/// An event stream learns that its browser went away from the request's body
+/// (`consumeWithCancellationOnInboundClose`), so middleware in front of these routes must leave
+/// the body of a `GET` as it came (Hummingbird stops the process otherwise).
 public final class TripPages: Sendable, Service {
     /// The trip service whose models the pages follow.
     public let service: TripService

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetEngineEmulator
 import Foundation
 import Testing
 
@@ -89,6 +90,32 @@ struct WebOptionTests {
                 error.message
                     == "--share-secret-file \(short): a share-link secret must have at least 32 bytes; this one has 31")
             #expect(!error.message.contains("ttt"))
+        }
+    }
+}
+
+@Suite("fleettrips follow --web")
+struct FollowWebTests {
+    @Test("a --web port that is taken ends follow with the tool's own failure naming it, not a gRPC status")
+    func takenPortIsTheToolsFailure() async throws {
+        try await withFleetEngineEmulator(EmulatorConfiguration(accessPolicy: .noAuth)) { emulator in
+            // The emulator's own port is taken.
+            let port = try await emulator.listeningPort()
+            let command = try #require(
+                try CommandRunner.parse(
+                    ["follow", "providers/p/trips/t", "--web", "127.0.0.1:\(port)"]
+                        + ClientCommandTests.connection(port)) as? FollowCommand)
+            var output: [UInt8] = []
+            var errorOutput: [UInt8] = []
+            do {
+                try await command.run(output: &output, errorOutput: &errorOutput)
+                Issue.record("follow --web on a taken port ran")
+            } catch let failure as WebListenFailure {
+                #expect(failure.description.hasPrefix("--web: cannot serve the pages on 127.0.0.1:\(port): "))
+                #expect(failure.description.contains("Address already in use"))
+            }
+            #expect(output.isEmpty)
+            #expect(errorOutput.isEmpty)
         }
     }
 }

@@ -82,9 +82,16 @@ struct DemoCommand: TripServiceCommand {
                     options: try webOptions.pagesOptions(), shareExpiry: .seconds(webOptions.shareExpiry))
                 let session = TripServiceSession(
                     configuration: .plaintext(port: port), tokenSource: .none, reportsJSON: false)
+                // Not a failed call: reported as the tool's own failure, not as a status.
+                var listenFailure: WebListenFailure?
                 try await session.run(errorOutput: &errorOutput) { client, notices in
-                    try await serving.run(client: client, errorOutput: &notices, relay: followingShutdown)
+                    do {
+                        try await serving.run(client: client, errorOutput: &notices, relay: followingShutdown)
+                    } catch let failure as WebListenFailure {
+                        listenFailure = failure
+                    }
                 }
+                if let listenFailure { throw listenFailure }
                 return
             }
             let header = "following \(names.joined(separator: ", ")) on the emulator at 127.0.0.1:\(port)\n"

@@ -127,9 +127,16 @@ struct FollowCommand: TripServiceCommand {
                 names: names, providerID: try providerID(), interval: .seconds(interval),
                 requestBudget: try requestBudget(), host: host, port: port, options: try webOptions.pagesOptions(),
                 shareExpiry: .seconds(webOptions.shareExpiry))
+            // Not a failed call: reported as the tool's own failure, not as a status.
+            var listenFailure: WebListenFailure?
             try await connection.session().run(errorOutput: &errorOutput) { client, notices in
-                try await serving.run(client: client, errorOutput: &notices)
+                do {
+                    try await serving.run(client: client, errorOutput: &notices)
+                } catch let failure as WebListenFailure {
+                    listenFailure = failure
+                }
             }
+            if let listenFailure { throw listenFailure }
             return
         }
         let following = TripFollowing(

@@ -62,9 +62,13 @@ struct TripPagesServing {
             }
             var listening: SocketAddress?
             for await address in addresses { listening = address }
-            if let port = listening?.port {
-                try errorOutput.write(Array(lines(pages: pages, port: port).utf8))
+            guard let port = listening?.port else {
+                // The server never ran: it could not listen (the port is taken, the host is not this machine's).
+                var cause: (any Error)?
+                do { try await tasks.waitForAll() } catch { cause = error }
+                throw WebListenFailure(host: host, port: self.port, cause: cause)
             }
+            try errorOutput.write(Array(lines(pages: pages, port: port).utf8))
             try await tasks.waitForAll()
         }
     }
@@ -90,5 +94,16 @@ struct TripPagesServing {
                 + "others\(options.shareLinks == nil ? ", or share links (--share-secret-file) open one trip each" : "")\n"
         }
         return text
+    }
+}
+
+/// `--web`'s server could not listen: the tool's own failure, not a status of Fleet Engine's.
+struct WebListenFailure: Error, CustomStringConvertible {
+    var host: String
+    var port: Int
+    var cause: (any Error)?
+
+    var description: String {
+        "--web: cannot serve the pages on \(host):\(port)" + (cause.map { ": \($0)" } ?? "")
     }
 }

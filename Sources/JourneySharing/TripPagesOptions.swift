@@ -3,7 +3,9 @@
 public struct TripPagesOptions: Sendable {
     /// A tile URL template with `{z}`, `{x}` and `{y}` (web mercator, 256-pixel tiles), drawn
     /// under the trip where the browser can reach it; nil (the default) draws the trip alone, and
-    /// the page then loads nothing but its own files and its event stream.
+    /// the page then loads nothing but its own files and its event stream. The pages' content
+    /// security policy lets images come from the template's origin alone, so write its host out
+    /// (no `{s}`).
     public var tileURLTemplate: String?
 
     /// Whether the list, the trip pages by id and their event streams are served to any address;

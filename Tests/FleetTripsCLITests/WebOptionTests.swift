@@ -57,6 +57,11 @@ struct WebOptionTests {
                 ["--web", "0", "--share-expiry", "0"],
                 "--share-expiry must be a positive number of seconds, at most a year"
             ),
+            (
+                ["--web", "0", "--tiles", "https://{s}.t.test/{z}/{x}/{y}.png"],
+                "--tiles 'https://{s}.t.test/{z}/{x}/{y}.png': the host must be written out (no {s} or other "
+                    + "placeholder in it), so that the page may load images from it and from nowhere else"
+            ),
         ])
     func optionsNeedWeb(_ options: [String], _ message: String) throws {
         let report = try ArgumentValidationTests.rejection(["follow", "providers/p/trips/t"] + options)

@@ -76,6 +76,20 @@ struct PageRoutesTests {
         }
     }
 
+    @Test("with a tile template, the page is told it and its policy lets images come from the tiles' origin")
+    func tiles() async throws {
+        let template = "https://tiles.example.test:8443/base/{z}/{x}/{y}.png"
+        try await withPages(options: TripPagesOptions(tileURLTemplate: template)) { harness in
+            harness.pages.list(["t"])
+            try await withServedPages(harness) { port in
+                let page = try await PageClient.get(port: port, "/trips/t")
+                #expect(page.body.contains(#""tiles":"https://tiles.example.test:8443/base/{z}/{x}/{y}.png""#))
+                let policy = try #require(page.headers.first(name: "content-security-policy"))
+                #expect(policy.contains("img-src 'self' data: https://tiles.example.test:8443;"))
+            }
+        }
+    }
+
     @Test("the page's files are served with their types; any other name is not found")
     func assets() async throws {
         try await withPages { harness in

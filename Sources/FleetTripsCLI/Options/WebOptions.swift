@@ -66,6 +66,12 @@ struct WebOptions: ParsableArguments, Sendable {
             else {
                 throw ValidationError("--tiles must be an http(s) URL with {z}, {x} and {y} in it (not '\(tiles)')")
             }
+            let host = tiles.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).first ?? ""
+            guard !host.isEmpty, !host.contains("{") else {
+                throw ValidationError(
+                    "--tiles '\(tiles)': the host must be written out (no {s} or other placeholder in it), so that "
+                        + "the page may load images from it and from nowhere else")
+            }
         }
     }
 

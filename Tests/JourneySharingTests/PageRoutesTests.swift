@@ -86,6 +86,7 @@ struct PageRoutesTests {
                 #expect(page.body.contains(#""tiles":"https://tiles.example.test:8443/base/{z}/{x}/{y}.png""#))
                 let policy = try #require(page.headers.first(name: "content-security-policy"))
                 #expect(policy.contains("img-src 'self' data: https://tiles.example.test:8443;"))
+                #expect(page.headers.first(name: "referrer-policy") == "no-referrer")
             }
         }
     }

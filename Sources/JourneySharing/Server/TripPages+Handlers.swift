@@ -1,5 +1,6 @@
 import FleetEngineStatus
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -10,6 +11,8 @@ extension TripPages {
 
     static let noSuchTrip = "This server shows no trip of that name."
 
+    /// `Referrer-Policy`, which swift-http-types does not name.
+    static let referrerPolicyField = HTTPField.Name("Referrer-Policy")
     func listPage(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
         directory.peekAtListed()
@@ -153,6 +156,8 @@ extension TripPages {
     private func html(_ page: String) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
         headers[.contentSecurityPolicy] = contentSecurityPolicy
+        // A share link's token is in the page's URL: no tile request may carry it away.
+        if let referrerPolicy = Self.referrerPolicyField { headers[referrerPolicy] = "no-referrer" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
 

@@ -182,6 +182,36 @@ struct PageRoutesTests {
         }
     }
 
+    @Test(
+        "a shared page's stream ends at the link's expiry, without the states that come after it",
+        .timeLimit(.minutes(5)))
+    func sharedStreamEndsAtExpiry() async throws {
+        var options = TripPagesOptions()
+        options.shareLinks = try ShareLinkSigner(secret: Array(repeating: 9, count: 32))
+        try await withPages(options: options) { harness in
+            try harness.addMovingTrip("brief")
+            // Two whole seconds on: the token's expiry is counted in seconds.
+            let expiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2).rounded(.up))
+            let path = try #require(harness.pages.sharePath(for: "brief", expiresAt: expiry))
+            try await withServedPages(harness) { port in
+                try await PageClient.stream(port: port, "/" + path + "/events") { status, _, body in
+                    #expect(status == 200)
+                    var events = EventStreamReader()
+                    let first = try await events.nextState(from: &body)
+                    #expect(first.seq == 1)
+                    #expect(await waitUntil { Date() >= expiry })
+                    await harness.step("brief")
+                    var rest = ""
+                    while let part = try await body.next() { rest += part }
+                    #expect(try events.states(in: rest).isEmpty)
+                }
+                let late = try await PageClient.get(port: port, "/" + path + "/events")
+                #expect(late.status == 403)
+            }
+            #expect(await waitUntil { harness.pages.viewerCount(of: "brief") == 0 })
+        }
+    }
+
     @Test("without a signer, share paths are not found")
     func noShareLinks() async throws {
         try await withPages { harness in

@@ -13,6 +13,7 @@ extension TripPages {
 
     /// `Referrer-Policy`, which swift-http-types does not name.
     static let referrerPolicyField = HTTPField.Name("Referrer-Policy")
+
     func listPage(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
         directory.peekAtListed()
@@ -31,10 +32,12 @@ extension TripPages {
 
     func listEvents(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
-        let changes = directory.watch()
         directory.peekAtListed()
         let directory = self.directory
         return eventStream(request) { writer in
+            // Watched from here on, while the response is written: a response never written
+            // (its connection gone first) leaves nothing behind.
+            let changes = directory.watch()
             try await writer.write(Self.listEvent(directory))
             for await _ in changes {
                 try await Task.sleep(for: Self.listCoalescing)
@@ -55,9 +58,10 @@ extension TripPages {
     func tripEvents(_ request: Request, _ context: some RemoteAddressRequestContext) -> Response {
         guard permits(context) else { return refusal() }
         guard let id = Self.parameter("id", context), directory.isListed(id) else { return notFound(Self.noSuchTrip) }
-        let messages = directory.session(for: id).openViewer()
+        let session = directory.session(for: id)
         return eventStream(request) { writer in
-            for await message in messages { try await writer.write(message) }
+            // A viewer from here on, while the response is written, as the list's watch above.
+            for await message in session.openViewer() { try await writer.write(message) }
         }
     }
 
@@ -80,10 +84,11 @@ extension TripPages {
         case .success(let opened): shared = opened
         case .failure(let refused): return refused.response
         }
-        let messages = directory.session(for: shared.tripName).openViewer()
+        let session = directory.session(for: shared.tripName)
         return eventStream(request) { writer in
             // The link's time is up for an open page too: the stream ends, and reconnecting is refused.
-            for await message in messages where Date() < shared.expiresAt {
+            for await message in session.openViewer() {
+                guard Date() < shared.expiresAt else { break }
                 try await writer.write(message)
             }
         }

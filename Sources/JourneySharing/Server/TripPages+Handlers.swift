@@ -121,11 +121,16 @@ extension TripPages {
         do {
             return .success(try signer.sharedTrip(openedBy: token))
         } catch {
-            let text =
+            let page =
                 error.code == .expiredShareLink
-                ? "This trip link has expired. Ask whoever sent it for a new one."
-                : "This trip link is not valid: it was cut short or changed. Ask whoever sent it for the link again."
-            return .failure(ResponseRefusal(errorPage(status: .forbidden, title: "Link not valid", text: text)))
+                ? errorPage(
+                    status: .forbidden, title: "Link expired",
+                    text: "This trip link has expired. Ask whoever sent it for a new one.")
+                : errorPage(
+                    status: .forbidden, title: "Link not valid",
+                    text: "This trip link is not valid: it was cut short or changed. Ask whoever sent it for the "
+                        + "link again.")
+            return .failure(ResponseRefusal(page))
         }
     }
 
@@ -147,7 +152,7 @@ extension TripPages {
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>\(PageTemplate.escapeHTML(title))</title></head>
+            <link rel="icon" href="data:,"><title>\(PageTemplate.escapeHTML(title))</title></head>
             <body style="font-family: system-ui, sans-serif; margin: 3em auto; max-width: 36em; color: #202124">
             <h1 style="font-size: 1.4em">\(PageTemplate.escapeHTML(title))</h1>
             <p>\(PageTemplate.escapeHTML(text))</p></body></html>

@@ -43,14 +43,26 @@ public final class TripPages: Sendable, Service {
     public let options: TripPagesOptions
     let directory: TripDirectory
     let assets: PageAssets
+    /// The time share links are checked against.
+    let now: @Sendable () -> Date
 
     /// Pages of `service`'s trips.
     ///
     /// - Throws: ``JourneySharingError/Code/assetsNotFound`` when the page's files cannot be read
     ///   (see ``TripPagesOptions/assetsDirectory``).
-    public init(service: TripService, options: TripPagesOptions = TripPagesOptions()) throws(JourneySharingError) {
+    public convenience init(
+        service: TripService, options: TripPagesOptions = TripPagesOptions()
+    ) throws(JourneySharingError) {
+        try self.init(service: service, options: options, now: { Date() })
+    }
+
+    /// Pages whose share links expire by `now` (for tests).
+    init(
+        service: TripService, options: TripPagesOptions, now: @escaping @Sendable () -> Date
+    ) throws(JourneySharingError) {
         self.service = service
         self.options = options
+        self.now = now
         self.directory = TripDirectory(service: service, viewerBufferLimit: options.viewerBufferLimit)
         self.assets = try PageAssets.load(from: options.assetsDirectory)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import JourneySharing
@@ -188,18 +189,19 @@ struct PageRoutesTests {
     func sharedStreamEndsAtExpiry() async throws {
         var options = TripPagesOptions()
         options.shareLinks = try ShareLinkSigner(secret: Array(repeating: 9, count: 32))
-        try await withPages(options: options) { harness in
+        // The pages' clock, moved by the test: the link expires at a minute.
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = Mutex(start)
+        try await withPages(options: options, now: { clock.withLock { $0 } }) { harness in
             try harness.addMovingTrip("brief")
-            // Two whole seconds on: the token's expiry is counted in seconds.
-            let expiry = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2).rounded(.up))
-            let path = try #require(harness.pages.sharePath(for: "brief", expiresAt: expiry))
+            let path = try #require(harness.pages.sharePath(for: "brief", expiresAt: start.addingTimeInterval(60)))
             try await withServedPages(harness) { port in
                 try await PageClient.stream(port: port, "/" + path + "/events") { status, _, body in
                     #expect(status == 200)
                     var events = EventStreamReader()
                     let first = try await events.nextState(from: &body)
                     #expect(first.seq == 1)
-                    #expect(await waitUntil { Date() >= expiry })
+                    clock.withLock { $0 = start.addingTimeInterval(60) }
                     await harness.step("brief")
                     var rest = ""
                     while let part = try await body.next() { rest += part }
@@ -207,6 +209,7 @@ struct PageRoutesTests {
                 }
                 let late = try await PageClient.get(port: port, "/" + path + "/events")
                 #expect(late.status == 403)
+                #expect(late.body.contains("This trip link has expired."))
             }
             #expect(await waitUntil { harness.pages.viewerCount(of: "brief") == 0 })
         }

@@ -63,6 +63,7 @@ struct NorthboundMotion: TripMotion {
 /// Runs `body` with pages over an emulator; `options` for the pages.
 func withPages<Result: Sendable>(
     options: TripPagesOptions = TripPagesOptions(),
+    now: @escaping @Sendable () -> Date = { Date() },
     _ body: @Sendable (PagesHarness) async throws -> Result
 ) async throws -> Result {
     let clock = ManualTimeSource(start: PagesHarness.start)
@@ -71,7 +72,7 @@ func withPages<Result: Sendable>(
         let service = TripService(
             client: client, providerID: PagesHarness.provider,
             defaultOptions: TripModelOptions(autoRefreshTimeInterval: .seconds(3600)), requestBudget: .unlimited)
-        let pages = try TripPages(service: service, options: options)
+        let pages = try TripPages(service: service, options: options, now: now)
         let harness = PagesHarness(clock: clock, emulator: emulator, service: service, pages: pages)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await service.run() }

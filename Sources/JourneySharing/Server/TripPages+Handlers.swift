@@ -85,10 +85,11 @@ extension TripPages {
         case .failure(let refused): return refused.response
         }
         let session = directory.session(for: shared.tripName)
+        let now = self.now
         return eventStream(request) { writer in
             // The link's time is up for an open page too: the stream ends, and reconnecting is refused.
             for await message in session.openViewer() {
-                guard Date() < shared.expiresAt else { break }
+                guard now() < shared.expiresAt else { break }
                 try await writer.write(message)
             }
         }
@@ -119,7 +120,7 @@ extension TripPages {
             return .failure(ResponseRefusal(notFound("Share links are not served here.")))
         }
         do {
-            return .success(try signer.sharedTrip(openedBy: token))
+            return .success(try signer.sharedTrip(openedBy: token, now: now()))
         } catch {
             let page =
                 error.code == .expiredShareLink

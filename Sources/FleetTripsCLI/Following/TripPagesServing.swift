@@ -42,6 +42,7 @@ struct TripPagesServing {
         let pages = try TripPages(service: service, options: options)
         pages.list(names)
         let (addresses, addressContinuation) = AsyncStream.makeStream(of: SocketAddress?.self)
+        let quiet = Logger(label: "fleettrips.web", factory: { _ in SwiftLogNoOpLogHandler() })
         let application = Application(
             router: pages.router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
@@ -49,11 +50,11 @@ struct TripPagesServing {
                 addressContinuation.yield(channel.localAddress)
                 addressContinuation.finish()
             },
-            logger: Logger(label: "fleettrips.web", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: quiet)
         // Shut down last to first: the pages end their streams, then the server stops, then following.
         let group = ServiceGroup(
             services: [service, application, pages], gracefulShutdownSignals: relay == nil ? [.sigterm, .sigint] : [],
-            logger: Logger(label: "fleettrips.web", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: quiet)
         await relay?.relay(to: group)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {

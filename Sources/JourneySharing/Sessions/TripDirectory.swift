@@ -33,7 +33,7 @@ final class TripDirectory: Sendable {
     /// The full name of `name`, a full name or a trip id of the service's provider, as the service
     /// reads it (without making a model for it).
     func fullName(of name: String) -> String {
-        name.contains("/") ? name : "providers/\(service.providerID)/trips/\(name)"
+        service.fullName(of: name)
     }
 
     /// Whether the list shows the trip `name` (a full name or a trip id).

@@ -160,37 +160,36 @@ final class TripSession: TripModelSubscriber, Sendable {
     /// Ends every viewer's stream, and the stream of every viewer that opens from now on, and lets
     /// the trip's following go: the pages are shutting down.
     func close() {
-        let viewers = state.withLock { state in
-            state.stopped = true
-            defer { state.viewers = [:] }
-            return Array(state.viewers.values)
-        }
-        for viewer in viewers { viewer.finish() }
+        finishViewers(after: { $0.stopped = true })
         reconcile()
     }
 
     func tripModel(_ model: TripModel, didEndFollowingWith modelState: TripModelState) {
-        let viewers: [AsyncStream<ByteBuffer>.Continuation]
         if modelState.hasEnded {
             let last = model.trip
             publish { state in
                 state.ended = true
                 if let last { state.trip = last }
             }
-            viewers = state.withLock { state in
-                defer { state.viewers = [:] }
-                return Array(state.viewers.values)
-            }
+            finishViewers(after: { _ in })
         } else {
-            viewers = state.withLock { state in
+            // The model let the session go when it stopped.
+            finishViewers(after: { state in
                 state.stopped = true
                 state.registered = false
-                defer { state.viewers = [:] }
-                return Array(state.viewers.values)
-            }
+            })
+        }
+        changed()
+    }
+
+    /// Applies `change` and ends every viewer's stream (outside the lock: ending one calls back).
+    private func finishViewers(after change: (inout State) -> Void) {
+        let viewers = state.withLock { state in
+            change(&state)
+            defer { state.viewers = [:] }
+            return Array(state.viewers.values)
         }
         for viewer in viewers { viewer.finish() }
-        changed()
     }
 
     /// Applies `change`, makes the state message once, and hands it to every viewer; drops those

@@ -107,13 +107,19 @@ public final class TripService: Sendable, Service {
     /// The worker tasks that run the refreshes, busy or idle (for tests).
     var refreshWorkerCount: Int { starts.workerCount }
 
+    /// The full name the service reads `name` as: `name` itself when it is a full name (it holds a
+    /// `/`), otherwise `providers/{providerID}/trips/{name}`. Makes no model.
+    public func fullName(of name: String) -> String {
+        name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
+    }
+
     /// The model of the trip `name`: a full name (`providers/{provider_id}/trips/{trip_id}`) or a
     /// trip id of this service's provider. The same instance for the same trip every time.
     ///
     /// Names are not checked here: a malformed one, or one of another provider, fails each refresh
     /// with INVALID_ARGUMENT, reported as ``TripEvent/updateFailed(_:)``.
     public func tripModel(for name: String) -> TripModel {
-        let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
+        let fullName = fullName(of: name)
         return models.withLock { models in
             if let model = models[fullName] { return model }
             let model = TripModel(
@@ -138,7 +144,7 @@ public final class TripService: Sendable, Service {
     /// the trip through a model the service no longer knows (and would not stop with itself).
     @discardableResult
     public func forgetTripModel(for name: String) -> Bool {
-        let fullName = name.contains("/") ? name : "providers/\(providerID)/trips/\(name)"
+        let fullName = fullName(of: name)
         return models.withLock { models in
             guard let model = models[fullName], model.stopUnlessFollowed() else { return false }
             models[fullName] = nil
